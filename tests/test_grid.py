@@ -1,0 +1,145 @@
+"""Tests for stage 2: finding the Sudoku grid's outer corners."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks import dataset
+from pipeline.grid import find_grid, order_corners
+
+CELL = 40
+SIDE = 9 * CELL
+
+
+def draw_grid(n: int = 9, cell: int = CELL, box: int = 3, digits: bool = True) -> np.ndarray:
+    """A white square with an n x n grid, thick lines every `box` cells, some digits."""
+    side = n * cell
+    img = np.full((side + 1, side + 1), 255, np.uint8)
+    rng = np.random.default_rng(n)
+    for i in range(n + 1):
+        thick = 4 if i % box == 0 else 1
+        cv2.line(img, (i * cell, 0), (i * cell, side), 0, thick)
+        cv2.line(img, (0, i * cell), (side, i * cell), 0, thick)
+    if digits:
+        for r, c in rng.integers(0, n, size=(n * 3, 2)):
+            cv2.putText(
+                img, str(rng.integers(1, 10)), (c * cell + cell // 4, r * cell + 3 * cell // 4),
+                cv2.FONT_HERSHEY_SIMPLEX, cell / 40, 0, 2,
+            )
+    return img
+
+
+def place(canvas: np.ndarray, pattern: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Warp `pattern` onto `canvas` so its corners land on `corners` (TL, TR, BR, BL)."""
+    h, w = pattern.shape[:2]
+    src = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    size = (canvas.shape[1], canvas.shape[0])
+    warped = cv2.warpPerspective(pattern, matrix, size, borderValue=255)
+    return np.minimum(canvas, warped)
+
+
+def photo_like(grey: np.ndarray, seed: int = 0) -> np.ndarray:
+    """Blur, uneven light and sensor noise, as BGR."""
+    rng = np.random.default_rng(seed)
+    img = cv2.GaussianBlur(grey, (5, 5), 1.2).astype(np.float32)
+    h, w = img.shape
+    shade = np.linspace(0.6, 1.0, w, dtype=np.float32)[None, :] * np.ones((h, 1), np.float32)
+    img = img * shade * 0.8 + 20 + rng.normal(0, 6, img.shape)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+
+
+def max_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance, px."""
+    return float(np.hypot(*(found - order_corners(truth)).T).max())
+
+
+def test_synthetic_perspective_grid() -> None:
+    corners = np.array([[120, 90], [520, 110], [540, 440], [100, 420]], np.float32)
+    canvas = np.full((480, 640), 255, np.uint8)
+    image = photo_like(place(canvas, draw_grid(), corners))
+    found = find_grid(image)
+    assert found is not None
+    assert found.shape == (4, 2) and found.dtype == np.float32
+    assert max_error(found, corners) <= 4
+
+
+def test_synthetic_grid_with_distractors_picks_the_sudoku() -> None:
+    canvas = np.full((600, 900), 255, np.uint8)
+    sudoku = np.array([[300, 120], [640, 130], [650, 470], [290, 460]], np.float32)
+    canvas = place(canvas, draw_grid(), sudoku)
+    small = np.array([[30, 150], [250, 150], [250, 370], [30, 370]], np.float32)
+    canvas = place(canvas, draw_grid(5, 44, 5, digits=False), small)
+    cross = np.array([[680, 100], [890, 100], [890, 310], [680, 310]], np.float32)
+    canvas = place(canvas, draw_grid(15, 24, 15, digits=False), cross)
+    found = find_grid(photo_like(canvas, seed=1))
+    assert found is not None
+    assert max_error(found, sudoku) <= 4
+
+
+def test_grey_input_and_rotation_order() -> None:
+    corners = np.array([[100, 80], [420, 70], [430, 400], [90, 390]], np.float32)
+    canvas = np.full((480, 520), 255, np.uint8)
+    grey = cv2.cvtColor(photo_like(place(canvas, draw_grid(), corners)), cv2.COLOR_BGR2GRAY)
+    rotated = cv2.rotate(grey, cv2.ROTATE_90_CLOCKWISE)
+    found = find_grid(rotated)
+    assert found is not None
+    assert found[0].sum() == pytest.approx(found.sum(axis=1).min())  # TL nearest the origin
+    assert (found[1, 0] > found[0, 0]) and (found[3, 1] > found[0, 1])  # clockwise
+    h = grey.shape[0]
+    truth = np.stack([h - 1 - corners[:, 1], corners[:, 0]], axis=1)  # rotated 90 cw
+    assert max_error(found, truth) <= 4
+
+
+def test_large_image_is_mapped_back_to_full_resolution() -> None:
+    corners = np.array([[400, 300], [2400, 350], [2450, 2300], [350, 2250]], np.float32)
+    canvas = np.full((2600, 3000), 255, np.uint8)
+    pattern = cv2.resize(draw_grid(), (1800, 1800), interpolation=cv2.INTER_NEAREST)
+    found = find_grid(photo_like(place(canvas, pattern, corners)))
+    assert found is not None
+    assert max_error(found, corners) <= 0.01 * 2000
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.full((480, 640, 3), 255, np.uint8),
+        np.zeros((480, 640), np.uint8),
+        np.random.default_rng(0).integers(0, 256, (480, 640, 3), dtype=np.uint8),
+        np.random.default_rng(1).integers(0, 256, (1000, 1300), dtype=np.uint8),
+        np.zeros((5, 5, 3), np.uint8),
+        np.zeros((1, 1), np.uint8),
+        np.zeros((0, 0, 3), np.uint8),
+    ],
+    ids=["white", "black", "noise", "noise-grey-large", "5x5", "1x1", "empty"],
+)
+def test_no_grid_returns_none(image: np.ndarray) -> None:
+    assert find_grid(image) is None
+
+
+def test_text_and_boxes_without_grid_returns_none() -> None:
+    canvas = np.full((480, 640), 255, np.uint8)
+    cv2.rectangle(canvas, (100, 80), (500, 420), 0, 3)
+    for y in range(120, 400, 30):
+        cv2.putText(canvas, "Lorem ipsum dolor sit amet", (120, y), 0, 0.8, 0, 2)
+    assert find_grid(photo_like(canvas)) is None
+
+
+REAL = ["image1", "image1003", "image1062", "image1076", "image145", "image16"]
+
+
+@pytest.mark.skipif(not dataset.available(), reason="photo dataset not present")
+@pytest.mark.parametrize("name", REAL)
+def test_real_photos_match_outline(name: str) -> None:
+    photo = next((p for p in dataset.photos("train", held_out=False) if p.name == name), None)
+    if photo is None or photo.corners is None:
+        pytest.skip(f"{name} not in the training part")
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    found = find_grid(image)
+    assert found is not None
+    truth = order_corners(np.array(photo.corners, np.float32))
+    side = np.mean(np.hypot(*(truth - np.roll(truth, -1, axis=0)).T))
+    assert max_error(found, truth) <= 0.02 * side
