@@ -1,0 +1,36 @@
+# The README's two commands: `make demo` and `make test`. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/snapsolve --overwrite sample_images
+	@echo "annotated photos: sample_images/*.solved.jpg"
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+	$(BIN)/ruff check .
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks.solver
+	$(BIN)/python -m benchmarks.accuracy
+	$(BIN)/python -m benchmarks.speed
+	$(BIN)/python -m benchmarks.batch
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	find sample_images -name '*.solved.*' -delete

@@ -1,0 +1,134 @@
+"""Many photos: find them, plan their outputs, run them serially or in worker processes.
+
+This layer only schedules; all the work on a photo is `process.process`, the same in the
+main process and in workers. Workers load the recognizer once, ignore Ctrl-C (the parent
+decides), and clean up a half-written output if they are stopped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+
+from .errors import UsageError
+from .load import is_image_name
+from .output import TEMP_PREFIX, output_path
+from .process import Job, Settings, engine_named, process, record, skipped
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Image files below `folder`, recursively, sorted, outputs and temp files excluded."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if is_image_name(path) and not name.startswith(TEMP_PREFIX):
+                found.append(path)
+    return found
+
+
+def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
+    """One job per photo named or found in the folders given (raises UsageError for a path
+    that does not exist). A file named explicitly is always a job, image or not."""
+    jobs: list[Job] = []
+    seen: set[Path] = set()
+    for given in paths:
+        path = Path(given)
+        if not path.exists() and not path.is_symlink():
+            raise UsageError(f"no such file or folder: {given}")
+        if path.is_dir():
+            found = [(str(p), p, path) for p in _walk(path)]
+        else:
+            found = [(given, path, None)]
+        for source, photo, root in found:
+            key = Path(os.path.abspath(photo))
+            if key in seen:
+                continue
+            seen.add(key)
+            jobs.append(Job(source, photo, output_path(photo, root, output_dir)))
+    return jobs
+
+
+def _exit_on_term(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: unwind (removing any half-written output) and exit."""
+    raise SystemExit(128 + signum)
+
+
+def _start_worker(engine: str) -> None:
+    """Worker set-up: leave Ctrl-C to the parent, exit cleanly on SIGTERM, load the engine."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_term)
+    engine_named(engine)
+
+
+def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> Iterator[dict]:
+    """Records of all jobs, each as soon as it is known (skipped ones first)."""
+    todo = []
+    for job in jobs:
+        if not overwrite and job.output.exists():
+            yield skipped(job)
+        else:
+            todo.append(job)
+    if workers <= 1 or len(todo) <= 1:
+        for job in todo:
+            yield process(job, settings)
+        return
+    left = yield from _run_pool(todo, settings, workers)
+    for job in left:  # a worker crashed: isolate each remaining photo in a pool of its own
+        rest = yield from _run_pool([job], settings, 1)
+        if rest:
+            yield crashed(job)
+
+
+def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(settings.engine,),
+    )
+
+
+def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[dict]:
+    """Run jobs in worker processes, yielding records as they finish; returns the jobs left
+    unfinished when a worker died. Stops the workers cleanly on interrupt."""
+    pool = _pool(settings, min(workers, len(jobs)))
+    futures = {pool.submit(process, job, settings): job for job in jobs}
+    left: list[Job] = []
+    try:
+        for future in as_completed(futures):
+            try:
+                result = future.result()
+            except BrokenProcessPool:
+                left.append(futures[future])
+                continue
+            yield result
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+    return left
+
+
+def crashed(job: Job) -> dict:
+    """The record of a photo whose worker process died (a crash in a native library)."""
+    return record(job, "error", "the process reading this photo crashed", time.perf_counter())
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and terminate the workers (they remove partial files)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)

@@ -1,0 +1,176 @@
+"""Stage 1: read a photo from disk safely.
+
+The image's size is read from its header before anything is decoded, so a small file
+that claims to be gigantic (a decompression bomb) is refused without allocating it.
+Pixels are decoded in the file's raw frame; the EXIF orientation tag is returned
+separately because it is sometimes stale (the pipeline judges orientation from the digits).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .errors import UnreadableImage
+
+DEFAULT_MAX_PIXELS = 100_000_000
+MAX_FILE_BYTES = 512 * 1024 * 1024
+EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")
+
+
+@dataclass(frozen=True)
+class Header:
+    """What a file's header says: format, size, EXIF orientation (1 = upright)."""
+
+    format: str
+    width: int
+    height: int
+    orientation: int = 1
+    exif: bytes | None = None  # the raw JPEG APP1 Exif segment, kept for the output
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo: BGR pixels in the raw frame plus what its header said."""
+
+    pixels: np.ndarray
+    header: Header
+
+
+def read_header(data: bytes) -> Header:
+    """Parse the header of a JPEG, PNG, BMP, TIFF or WebP file (raises UnreadableImage)."""
+    if data[:3] == b"\xff\xd8\xff":
+        return _jpeg_header(data)
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        width, height = struct.unpack(">II", data[16:24])
+        return Header("png", width, height)
+    if data[:2] == b"BM" and len(data) >= 26:
+        width, height = struct.unpack("<ii", data[18:26])
+        return Header("bmp", abs(width), abs(height))
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        width, height, _ = _tiff_fields(data, 0)
+        return Header("tiff", width, height)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return _webp_header(data)
+    raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP or WebP")
+
+
+def _jpeg_header(data: bytes) -> Header:
+    """Walk the JPEG markers to the frame header; note the EXIF orientation on the way."""
+    pos, orientation, exif = 2, 1, None
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            break
+        marker = data[pos + 1]
+        if marker == 0xFF:
+            pos += 1
+            continue
+        length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        segment = data[pos + 4 : pos + 2 + length]
+        if marker == 0xE1 and segment[:6] == b"Exif\x00\x00" and exif is None:
+            exif = data[pos : pos + 2 + length]
+            orientation = _exif_orientation(segment[6:])
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and len(segment) >= 5:
+            height, width = struct.unpack(">HH", segment[1:5])
+            return Header("jpeg", width, height, orientation, exif)
+        pos += 2 + length
+    raise UnreadableImage("damaged JPEG: its header has no image size")
+
+
+def _exif_orientation(tiff: bytes) -> int:
+    """The Orientation tag (0x0112) of an EXIF block, 1 when absent or unreadable."""
+    try:
+        _, _, orientation = _tiff_fields(tiff, 0)
+    except UnreadableImage:
+        return 1
+    return orientation if 1 <= orientation <= 8 else 1
+
+
+def _tiff_fields(data: bytes, base: int) -> tuple[int, int, int]:
+    """Width, height and orientation from the first IFD of a TIFF structure."""
+    try:
+        order = "<" if data[base : base + 2] == b"II" else ">"
+        (ifd,) = struct.unpack(order + "I", data[base + 4 : base + 8])
+        (count,) = struct.unpack(order + "H", data[base + ifd : base + ifd + 2])
+        values = {}
+        for i in range(min(count, 512)):
+            at = base + ifd + 2 + 12 * i
+            tag, kind = struct.unpack(order + "HH", data[at : at + 4])
+            fmt = "H" if kind == 3 else "I"
+            (value,) = struct.unpack(order + fmt, data[at + 8 : at + 8 + struct.calcsize(fmt)])
+            values[tag] = value
+    except struct.error as exc:
+        raise UnreadableImage("damaged TIFF/EXIF header") from exc
+    return values.get(256, 0), values.get(257, 0), values.get(0x0112, 1)
+
+
+def _webp_header(data: bytes) -> Header:
+    """Size from a WebP file's first chunk (lossy VP8, lossless VP8L or extended VP8X)."""
+    chunk = data[12:16]
+    if chunk == b"VP8X" and len(data) >= 30:
+        width = 1 + int.from_bytes(data[24:27], "little")
+        height = 1 + int.from_bytes(data[27:30], "little")
+    elif chunk == b"VP8 " and len(data) >= 30:
+        width, height = (v & 0x3FFF for v in struct.unpack("<HH", data[26:30]))
+    elif chunk == b"VP8L" and len(data) >= 25:
+        bits = int.from_bytes(data[21:25], "little")
+        width, height = (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    else:
+        raise UnreadableImage("damaged WebP header")
+    return Header("webp", width, height)
+
+
+def load_photo(path: Path, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
+    """Read and decode a photo, refusing anything that is not a sane image."""
+    data = _read_bytes(path)
+    header = read_header(data)
+    pixels = header.width * header.height
+    if header.width <= 0 or header.height <= 0:
+        raise UnreadableImage("the image header gives no size")
+    if pixels > max_pixels:
+        raise UnreadableImage(
+            f"the image is {header.width}x{header.height} ({pixels / 1e6:.0f} megapixels), "
+            f"more than the limit of {max_pixels / 1e6:.0f} megapixels (see --max-pixels)"
+        )
+    image = _decode(data)
+    if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
+        image = _decode(data + b"\xff\xd9")  # a truncated JPEG: keep the rows that arrived
+    if image is None or image.size == 0:
+        raise UnreadableImage(f"the {header.format.upper()} data could not be decoded")
+    return Photo(image, header)
+
+
+def _decode(data: bytes) -> np.ndarray | None:
+    """Decode to 8-bit BGR in the file's raw pixel frame (EXIF orientation not applied)."""
+    flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION
+    return cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+
+
+def _read_bytes(path: Path) -> bytes:
+    """The file's bytes, with the reason spelled out when that is impossible."""
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise UnreadableImage("this is a folder, not an image")
+        if size == 0:
+            raise UnreadableImage("the file is empty")
+        if size > MAX_FILE_BYTES:
+            raise UnreadableImage(f"the file is {size / 2**20:.0f} MiB, too large for a photo")
+        return path.read_bytes()
+    except FileNotFoundError as exc:
+        raise UnreadableImage("the file does not exist (any more)") from exc
+    except PermissionError as exc:
+        raise UnreadableImage("permission denied: the file cannot be read") from exc
+    except IsADirectoryError as exc:
+        raise UnreadableImage("this is a folder, not an image") from exc
+    except OSError as exc:
+        raise UnreadableImage(f"the file cannot be read: {exc.strerror or exc}") from exc
+
+
+def is_image_name(path: Path) -> bool:
+    """True for the file extensions snapsolve reads (any case), outputs excluded."""
+    return path.suffix.lower() in EXTENSIONS and ".solved" not in path.suffixes[-2:-1]

@@ -1,0 +1,105 @@
+"""Stages 2-6 together: photo pixels -> the board as read, upright, with per-cell probabilities.
+
+The grid's orientation is judged from the digits themselves: the builtin recognizer reads the
+filled cells in all four quarter turns in one batched call, and the turn in which they read
+most confidently wins. The EXIF tag only breaks near-ties, because it is often stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cells import Cells, extract_glyphs
+from .errors import NoGrid
+from .grid import find_grid
+from .recognize import Recognizer, builtin
+
+SQUARE_ORDER = np.arange(81).reshape(9, 9)
+EXIF_TURNS = {1: 0, 3: 2, 6: 3, 8: 1}  # EXIF orientation -> quarter turns (np.rot90's k)
+EXIF_TIE = 0.05  # mean log-probability margin under which the EXIF tag decides
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The board read from one photo, in the upright frame (index = 9 * row + col)."""
+
+    board: str  # 81 chars, '0' for empty
+    probabilities: np.ndarray  # (81, 10): column 0 is P(empty), column d is P(digit d)
+    corners: np.ndarray  # (4, 2) grid corners in the image, TL TR BR BL of the image frame
+    cells: Cells  # the cells as cut in the square's own (unrotated) frame
+    turns: int  # quarter turns (np.rot90's k) that make the square upright
+    confidence: float  # mean probability of the digits as read
+
+    @property
+    def order(self) -> np.ndarray:
+        """Square-frame cell index of each upright cell."""
+        return upright_order(self.turns)
+
+
+def upright_order(turns: int) -> np.ndarray:
+    """For each cell of the upright board, its index in the square's frame."""
+    return np.rot90(SQUARE_ORDER, turns).ravel()
+
+
+def turned_glyphs(glyphs: np.ndarray, turns: int) -> np.ndarray:
+    """Glyphs of the upright board's cells, each turned upright."""
+    return np.rot90(glyphs[upright_order(turns)], turns, axes=(1, 2))
+
+
+def choose_turns(cells: Cells, exif_orientation: int = 1) -> int:
+    """The quarter turns under which the filled cells read most confidently."""
+    filled = np.flatnonzero(cells.filled)
+    if filled.size == 0:
+        return EXIF_TURNS.get(exif_orientation, 0)
+    batch = np.concatenate([np.rot90(cells.glyphs[filled], k, axes=(1, 2)) for k in range(4)])
+    probs = builtin().read(batch).reshape(4, filled.size, 9)
+    scores = np.log(np.clip(probs.max(axis=2), 1e-6, 1.0)).mean(axis=1)
+    preferred = EXIF_TURNS.get(exif_orientation, 0)
+    scores[preferred] += EXIF_TIE
+    return int(np.argmax(scores))
+
+
+def cell_probabilities(cells: Cells, turns: int, engine: Recognizer) -> np.ndarray:
+    """(81, 10) probabilities in the upright frame: P(empty) from the cell's ink, digits from
+    the engine for filled cells."""
+    order = upright_order(turns)
+    filled = cells.filled[order]
+    clarity = np.clip(cells.ink[order].astype(np.float64), 0.02, 0.98)
+    p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
+    digits = np.full((81, 9), 1.0 / 9)
+    glyphs = turned_glyphs(cells.glyphs, turns)[filled]
+    if glyphs.shape[0]:
+        digits[filled] = engine.read(glyphs)
+    probs = np.empty((81, 10))
+    probs[:, 0] = 1.0 - p_digit
+    probs[:, 1:] = digits * p_digit[:, None]
+    return probs
+
+
+def board_from(probabilities: np.ndarray) -> str:
+    """The reading of each cell as an 81-char board: empty when P(empty) is over one half,
+    else the most probable digit."""
+    digits = probabilities[:, 1:].argmax(axis=1) + 1
+    empty = probabilities[:, 0] > 0.5
+    return "".join("0" if e else str(d) for d, e in zip(digits, empty, strict=True))
+
+
+def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1) -> Reading:
+    """Find the grid, cut and read the cells, turn the board upright (raises NoGrid)."""
+    corners = find_grid(image)
+    if corners is None:
+        raise NoGrid("no Sudoku grid found in the photo")
+    cells = extract_glyphs(image, corners)
+    if int(cells.filled.sum()) < 8:
+        raise NoGrid(
+            f"a grid-like shape was found but only {int(cells.filled.sum())} cells hold"
+            " anything; it does not look like a Sudoku"
+        )
+    turns = choose_turns(cells, exif_orientation)
+    probs = cell_probabilities(cells, turns, engine)
+    board = board_from(probs)
+    read = [probs[i, int(ch)] for i, ch in enumerate(board) if ch != "0"]
+    confidence = float(np.mean(read)) if read else 0.0
+    return Reading(board, probs, corners, cells, turns, confidence)

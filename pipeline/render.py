@@ -1,0 +1,105 @@
+"""Stage 8: draw the solution into the empty cells of the ORIGINAL photo, in perspective.
+
+Digits are drawn upright on a flat square the size the grid has in the photo, then that
+square is warped back through the inverse of the grid's homography, so each digit is sized
+and slanted with its cell as if printed on the paper. Givens are never drawn over.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from .read import Reading
+
+INK = (34, 34, 220)  # BGR red: stands apart from black print and blue pen
+RING = (0, 160, 255)  # BGR orange: marks givens that were corrected
+FONT = cv2.FONT_HERSHEY_DUPLEX
+CANVAS_MAX = 1600  # px: the flat square never needs more than this
+
+
+def grid_side(corners: np.ndarray) -> float:
+    """Length in px of the grid's longest side in the photo."""
+    return float(max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)))
+
+
+def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
+    """An anti-aliased digit as a float alpha patch of the given size, about 60% as tall."""
+    patch = np.zeros((height, width), np.uint8)
+    target = 0.6 * height
+    (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
+    scale = target / max(h0, 1)
+    thickness = max(1, round(scale * 1.6))
+    (w, h), _ = cv2.getTextSize(str(digit), FONT, scale, thickness)
+    origin = ((width - w) // 2, (height + h) // 2)
+    cv2.putText(patch, str(digit), origin, FONT, scale, 255, thickness, cv2.LINE_AA)
+    return patch.astype(np.float32) / 255.0
+
+
+def ring_patch(width: int, height: int) -> np.ndarray:
+    """A thin anti-aliased ring for marking a corrected given."""
+    patch = np.zeros((height, width), np.uint8)
+    axes = (max(1, int(width * 0.42)), max(1, int(height * 0.42)))
+    thickness = max(1, round(min(width, height) / 18))
+    cv2.ellipse(patch, (width // 2, height // 2), axes, 0, 0, 360, 255, thickness, cv2.LINE_AA)
+    return patch.astype(np.float32) / 255.0
+
+
+def flat_overlay(
+    reading: Reading, solution: str, side: int, marked: tuple[int, ...] = ()
+) -> tuple[np.ndarray, np.ndarray]:
+    """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame."""
+    size = reading.cells.square.shape[0]
+    scale = side / size
+    xs, ys = (np.asarray(v, np.float64) * scale for v in reading.cells.lattice)
+    digits = np.zeros((side, side), np.float32)
+    rings = np.zeros((side, side), np.float32)
+    order = reading.order
+    for cell, (given, answer) in enumerate(zip(reading.board, solution, strict=True)):
+        if given != "0" and cell not in marked:
+            continue
+        square_cell = int(order[cell])
+        r, c = divmod(square_cell, 9)
+        x0, x1 = int(round(xs[c])), int(round(xs[c + 1]))
+        y0, y1 = int(round(ys[r])), int(round(ys[r + 1]))
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            continue
+        # Draw upright, then turn back into the square's frame.
+        w, h = (y1 - y0, x1 - x0) if reading.turns % 2 else (x1 - x0, y1 - y0)
+        if given == "0":
+            patch = np.rot90(digit_patch(int(answer), w, h), -reading.turns)
+            digits[y0:y1, x0:x1] = np.maximum(digits[y0:y1, x0:x1], patch)
+        else:
+            patch = np.rot90(ring_patch(w, h), -reading.turns)
+            rings[y0:y1, x0:x1] = np.maximum(rings[y0:y1, x0:x1], patch)
+    return digits, rings
+
+
+def render(
+    image: np.ndarray, reading: Reading, solution: str, marked: tuple[int, ...] = ()
+) -> np.ndarray:
+    """A copy of the photo with the solution written into the empty cells (and rings around
+    the givens listed in `marked`, upright cell indices)."""
+    side = int(np.clip(grid_side(reading.corners), 64, CANVAS_MAX))
+    digits, rings = flat_overlay(reading, solution, side, marked)
+    size = reading.cells.square.shape[0]
+    to_flat = np.diag([side / size, side / size, 1.0]) @ reading.cells.homography
+    height, width = image.shape[:2]
+    x0, y0 = np.floor(reading.corners.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(reading.corners.max(axis=0)).astype(int) + 3
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if x1 <= x0 or y1 <= y0:
+        return out
+    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+    flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
+    roi = out[y0:y1, x0:x1].astype(np.float32)
+    for plane, colour in ((rings, RING), (digits, INK)):
+        if not plane.any():
+            continue
+        alpha = cv2.warpPerspective(
+            plane, flat_to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR
+        )[..., None]
+        roi = roi * (1.0 - alpha) + np.array(colour, np.float32) * alpha
+    out[y0:y1, x0:x1] = np.clip(roi + 0.5, 0, 255).astype(np.uint8)
+    return out

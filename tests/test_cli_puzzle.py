@@ -1,0 +1,63 @@
+"""`snapsolve --puzzle`: typed-in boards, files of boards, reasons and exit codes."""
+
+from __future__ import annotations
+
+from tests.synth import PUZZLE, SOLUTION
+
+HARD1 = ".....6....59.....82....8....45........3........6..3.54...325..6.................."
+IMPOSSIBLE = ".....5.8....6.1.43..........1.5........1.6...3.......553.....61........4........."
+
+
+def test_solves_a_typed_board_and_prints_the_grid(cli):
+    run = cli("--puzzle", PUZZLE)
+    assert run.code == 0
+    assert "5 3 4 | 6 7 8 | 9 1 2" in run.out
+    assert "------+-------+------" in run.out
+
+
+def test_conflicting_givens_name_the_cells(cli):
+    run = cli("--puzzle", "55" + "0" * 79)
+    assert run.code == 2
+    assert "r1c1" in run.out and "r1c2" in run.out and "invalid" in run.out
+
+
+def test_no_solution_and_several_solutions_are_explained(cli):
+    assert "no solution" in cli("--puzzle", IMPOSSIBLE).out
+    run = cli("--puzzle", HARD1)
+    assert run.code == 2 and "more than one solution" in run.out
+
+
+def test_malformed_board_is_a_usage_error(cli):
+    run = cli("--puzzle", "12345")
+    assert run.code == 1
+    assert "81 cells" in run.err
+
+
+def test_file_of_puzzles_solves_every_line(cli, tmp_path):
+    listing = tmp_path / "boards.txt"
+    listing.write_text(f"# a comment\n{PUZZLE}\n\n{HARD1}\nnot a board\n")
+    run = cli("--puzzle", listing, "--json")
+    records = run.records
+    assert [r["status"] for r in records] == ["solved", "multiple", "invalid"]
+    assert records[0]["solution"] == SOLUTION
+    assert records[2]["message"].startswith("not a board")
+    assert run.code == 2
+
+
+def test_json_record_has_the_documented_keys(cli):
+    (record,) = cli("--puzzle", PUZZLE, "--json").records
+    assert {"input", "status", "board", "solution", "output", "message", "seconds"} <= set(record)
+    assert record["board"] == PUZZLE and record["solution"] == SOLUTION
+
+
+def test_bad_options_exit_1_without_traceback(cli):
+    for args in (["--bogus"], ["--jobs", "0", "x.jpg"], ["--engine", "nope", "x.jpg"], []):
+        run = cli(*args)
+        assert run.code == 1, args
+        assert "Traceback" not in run.err
+
+
+def test_help_lists_exit_codes(cli):
+    run = cli("--help")
+    assert run.code == 0
+    assert "Exit codes" in run.out and "--puzzle" in run.out

@@ -1,0 +1,96 @@
+"""Stage 1: headers are read before decoding; junk is refused with a reason."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from pipeline.errors import UnreadableImage
+from pipeline.load import is_image_name, load_photo, read_header
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims a huge size (a decompression bomb's first bytes)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    body = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
+    return b"\x89PNG\r\n\x1a\n" + body
+
+
+@pytest.mark.parametrize("ext", [".jpg", ".png", ".bmp", ".tif", ".webp"])
+def test_header_size_matches_the_image(tmp_path, ext):
+    image = np.zeros((37, 53, 3), np.uint8)
+    path = tmp_path / f"x{ext}"
+    assert cv2.imwrite(str(path), image)
+    header = read_header(path.read_bytes())
+    assert (header.width, header.height) == (53, 37)
+    assert load_photo(path).pixels.shape == (37, 53, 3)
+
+
+def test_decompression_bomb_is_refused_from_its_header(tmp_path):
+    path = tmp_path / "bomb.png"
+    path.write_bytes(_png_header_only(30000, 30000))
+    with pytest.raises(UnreadableImage, match="megapixels"):
+        load_photo(path)
+
+
+def test_pixel_limit_is_configurable(tmp_path):
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(UnreadableImage):
+        load_photo(path, max_pixels=5000)
+    assert load_photo(path, max_pixels=10000).pixels.shape == (100, 100, 3)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [(b"", "empty"), (b"hello, I am text", "not an image"), (b"\xff\xd8\xff\xe0\x00", "damaged")],
+)
+def test_junk_files_are_unreadable_with_a_reason(tmp_path, content, reason):
+    path = tmp_path / "junk.jpg"
+    path.write_bytes(content)
+    with pytest.raises(UnreadableImage, match=reason):
+        load_photo(path)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(UnreadableImage, match="does not exist"):
+        load_photo(tmp_path / "gone.jpg")
+    folder = tmp_path / "folder.jpg"
+    folder.mkdir()
+    with pytest.raises(UnreadableImage, match="folder"):
+        load_photo(folder)
+
+
+def test_truncated_jpeg_decodes_what_it_can(tmp_path):
+    image = np.full((200, 300, 3), 128, np.uint8)
+    cv2.putText(image, "8", (100, 150), cv2.FONT_HERSHEY_SIMPLEX, 3, (0, 0, 0), 5)
+    ok, data = cv2.imencode(".jpg", image)
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data.tobytes()[: len(data) // 2])
+    assert load_photo(path).pixels.shape == (200, 300, 3)
+
+
+def test_exif_orientation_is_read_but_not_applied(tmp_path):
+    ok, data = cv2.imencode(".jpg", np.zeros((20, 40, 3), np.uint8))
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+    tiff += struct.pack("<HHII", 0x0112, 3, 1, 6) + struct.pack("<I", 0)
+    segment = b"Exif\x00\x00" + tiff
+    app1 = b"\xff\xe1" + struct.pack(">H", len(segment) + 2) + segment
+    raw = data.tobytes()
+    path = tmp_path / "rotated.jpg"
+    path.write_bytes(raw[:2] + app1 + raw[2:])
+    photo = load_photo(path)
+    assert photo.header.orientation == 6
+    assert photo.pixels.shape[:2] == (20, 40)  # raw frame
+
+
+def test_image_names():
+    from pathlib import Path
+
+    assert is_image_name(Path("a/B.JPG")) and is_image_name(Path("x.webp"))
+    assert not is_image_name(Path("x.solved.jpg")) and not is_image_name(Path("notes.txt"))
