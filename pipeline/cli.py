@@ -98,12 +98,22 @@ def snapsolve(
     timeout: Annotated[
         float, typer.Option(min=0, help="Seconds allowed per photo (0: no limit).")
     ] = DEFAULT_TIMEOUT,
+    no_correct: Annotated[
+        bool,
+        typer.Option(
+            "--no-correct",
+            help="Do not correct misread digits with the solver's help (a board with no or "
+            "several solutions then keeps that status).",
+        ),
+    ] = False,
 ) -> None:
     """Solve printed Sudoku puzzles from photos: each photo gets a copy with the missing
     digits written in (photo.jpg -> photo.solved.jpg)."""
     try:
-        code = _main(paths or [], puzzle, output, engine.value, as_json, jobs, overwrite,
-                     report_file, max_pixels, timeout)
+        settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
+                            correct=not no_correct)
+        code = _main(paths or [], puzzle, output, settings, as_json, jobs, overwrite,
+                     report_file)
     except KeyboardInterrupt:
         typer.echo("snapsolve: interrupted", err=True)
         code = EXIT_INTERRUPTED
@@ -114,9 +124,8 @@ def snapsolve(
 
 
 def _main(
-    paths: list[str], puzzle: str | None, output: Path | None, engine: str, as_json: bool,
-    jobs: int | None, overwrite: bool, report_file: Path | None, max_pixels: int,
-    timeout: float,
+    paths: list[str], puzzle: str | None, output: Path | None, settings: Settings,
+    as_json: bool, jobs: int | None, overwrite: bool, report_file: Path | None,
 ) -> int:
     if puzzle is not None:
         if paths:
@@ -129,8 +138,7 @@ def _main(
         check_writable(output)
     if report_file is not None:
         check_writable(report_file.parent if str(report_file.parent) else Path("."))
-    settings = Settings(engine=engine, max_pixels=max_pixels, timeout=timeout)
-    engine_named(engine)  # a missing dependency stops the run before any work
+    engine_named(settings.engine)  # a missing dependency stops the run before any work
     workers = jobs or os.cpu_count() or 1
     started = time.perf_counter()
     records = []

@@ -16,6 +16,7 @@ from typing import Any
 
 from solver import analyse
 
+from .correct import board_probability, correct
 from .errors import MissingDependency, SnapsolveError
 from .load import DEFAULT_MAX_PIXELS, load_photo
 from .output import encode, write_atomically
@@ -27,6 +28,7 @@ STATUSES = ("solved", "unreadable", "no_grid", "invalid", "unsolvable", "multipl
             "error")
 MAX_SEARCH_NODES = 20_000  # a misread board must not search for long
 DEFAULT_TIMEOUT = 60.0
+LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 
 
 class PhotoTimeout(SnapsolveError):
@@ -123,18 +125,30 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     engine = engine_named(settings.engine)
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
-    outcome = analyse(reading.board, limit=2, max_nodes=MAX_SEARCH_NODES)
+    board, corrections = reading.board, ()
+    outcome = analyse(board, limit=2, max_nodes=MAX_SEARCH_NODES)
+    if outcome.status != "solved" and settings.correct:
+        fixed = correct(board, reading.probabilities)
+        if fixed is not None:
+            board, corrections, outcome = fixed.board, fixed.corrections, fixed.outcome
+    confidence = board_probability(board, reading.probabilities)
     fields: dict[str, Any] = {
         "board": reading.board,
-        "givens": sum(ch != "0" for ch in reading.board),
-        "confidence": round(reading.confidence, 4),
+        "givens": sum(ch != "0" for ch in board),
+        "corrections": [c.as_dict() for c in corrections],
+        "confidence": round(confidence, 4),
+        "low_confidence": bool(corrections) or confidence < LOW_CONFIDENCE,
     }
     if outcome.status != "solved":
         status = "error" if outcome.status == "gave_up" else outcome.status
         return record(job, status, _explain(outcome), started, **fields)
-    annotated = render(photo.pixels, reading, outcome.solution)
+    marked = tuple(c.cell for c in corrections if c.used != "0")
+    annotated = render(photo.pixels, reading, outcome.solution, board, marked)
     write_atomically(job.output, encode(annotated, job.output.suffix, photo.header.exif))
-    return record(job, "solved", "solved", started, solution=outcome.solution,
+    message = "solved" if not corrections else (
+        f"solved after correcting {len(corrections)} reading(s); please check the ringed cells"
+    )
+    return record(job, "solved", message, started, solution=outcome.solution,
                   output=str(job.output), **fields)
 
 

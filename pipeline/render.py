@@ -46,7 +46,7 @@ def ring_patch(width: int, height: int) -> np.ndarray:
 
 
 def flat_overlay(
-    reading: Reading, solution: str, side: int, marked: tuple[int, ...] = ()
+    reading: Reading, board: str, solution: str, side: int, marked: tuple[int, ...] = ()
 ) -> tuple[np.ndarray, np.ndarray]:
     """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame."""
     size = reading.cells.square.shape[0]
@@ -55,7 +55,7 @@ def flat_overlay(
     digits = np.zeros((side, side), np.float32)
     rings = np.zeros((side, side), np.float32)
     order = reading.order
-    for cell, (given, answer) in enumerate(zip(reading.board, solution, strict=True)):
+    for cell, (given, answer) in enumerate(zip(board, solution, strict=True)):
         if given != "0" and cell not in marked:
             continue
         square_cell = int(order[cell])
@@ -76,12 +76,18 @@ def flat_overlay(
 
 
 def render(
-    image: np.ndarray, reading: Reading, solution: str, marked: tuple[int, ...] = ()
+    image: np.ndarray,
+    reading: Reading,
+    solution: str,
+    board: str | None = None,
+    marked: tuple[int, ...] = (),
 ) -> np.ndarray:
-    """A copy of the photo with the solution written into the empty cells (and rings around
-    the givens listed in `marked`, upright cell indices)."""
+    """A copy of the photo with the solution written into the cells empty in `board` (the
+    board as read unless given), and thin rings around the givens listed in `marked`
+    (upright cell indices): readings that were corrected, for the user to check."""
     side = int(np.clip(grid_side(reading.corners), 64, CANVAS_MAX))
-    digits, rings = flat_overlay(reading, solution, side, marked)
+    board = reading.board if board is None else board
+    digits, rings = flat_overlay(reading, board, solution, side, marked)
     size = reading.cells.square.shape[0]
     to_flat = np.diag([side / size, side / size, 1.0]) @ reading.cells.homography
     height, width = image.shape[:2]

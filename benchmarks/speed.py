@@ -1,0 +1,130 @@
+"""Time per photo, per stage, against the floor of decoding and re-encoding the same photo.
+
+    python -m benchmarks.speed [--runs 3] [--limit N]
+
+For each photo, every stage is timed in-process (CPU-bound, one thread) and the median over
+the runs is kept; the floor is cv2.imdecode + cv2.imencode of the same file, timed in the
+same loop so machine load hits both alike. Reported separately for ordinary photos
+(640x480 to 960x1280) and for the 12 MP originals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from benchmarks import dataset
+from pipeline.cells import extract_glyphs
+from pipeline.grid import find_grid
+from pipeline.load import load_photo
+from pipeline.output import encode
+from pipeline.read import Reading, board_from, cell_probabilities, choose_turns
+from pipeline.recognize import builtin
+from pipeline.render import render
+from solver import analyse
+
+STAGES = ("load", "grid", "cells", "orient+read", "solve", "render", "encode")
+
+
+def floor_time(path: Path) -> float:
+    """Seconds to decode the file and encode it again in the same format."""
+    data = np.fromfile(str(path), np.uint8)
+    start = time.perf_counter()
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    cv2.imencode(path.suffix, image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return time.perf_counter() - start
+
+
+def stage_times(path: Path) -> dict[str, float]:
+    """Seconds spent in each stage of the pipeline on one photo."""
+    times: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        times[name] = now - clock
+        clock = now
+
+    photo = load_photo(path)
+    lap("load")
+    corners = find_grid(photo.pixels)
+    lap("grid")
+    if corners is None:
+        return times
+    cells = extract_glyphs(photo.pixels, corners)
+    lap("cells")
+    turns = choose_turns(cells, photo.header.orientation)
+    probs = cell_probabilities(cells, turns, builtin())
+    lap("orient+read")
+    board = board_from(probs)
+    outcome = analyse(board, max_nodes=20_000)
+    lap("solve")
+    solution = outcome.solution or board.replace("0", "1")
+    reading = Reading(board, probs, corners, cells, turns, 1.0)
+    annotated = render(photo.pixels, reading, solution)
+    lap("render")
+    encode(annotated, path.suffix, photo.header.exif)
+    lap("encode")
+    return times
+
+
+def measure(paths: list[Path], runs: int) -> dict:
+    """Median per photo over the runs, then median and p95 over photos."""
+    totals, floors, per_stage = [], [], {s: [] for s in STAGES}
+    for path in paths:
+        samples, floor_samples = [], []
+        for _ in range(runs):
+            floor_samples.append(floor_time(path))
+            samples.append(stage_times(path))
+        floors.append(statistics.median(floor_samples))
+        totals.append(statistics.median(sum(s.values()) for s in samples))
+        for stage in STAGES:
+            per_stage[stage].append(statistics.median(s.get(stage, 0.0) for s in samples))
+    ratios = [t / f for t, f in zip(totals, floors, strict=True)]
+    return {
+        "photos": len(paths),
+        "median_ms": 1000 * statistics.median(totals),
+        "p95_ms": 1000 * sorted(totals)[int(0.95 * (len(totals) - 1))],
+        "floor_ms": 1000 * statistics.median(floors),
+        "ratio": statistics.median(ratios),
+        "stages_ms": {s: 1000 * statistics.median(v) for s, v in per_stage.items()},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=0, help="photos per group (0: all)")
+    args = parser.parse_args(argv)
+    if not dataset.available():
+        print("benchmarks.speed: no photo dataset at", dataset.PHOTOS, "- skipped")
+        return 0
+    cv2.setNumThreads(1)
+    builtin()  # loaded once per process, as in a real run
+    groups = {
+        "photos": [p.path for p in dataset.photos("train")],
+        "12 MP": [p.path for p in dataset.photos("originals")],
+    }
+    print(f"{'group':<8} {'photos':>6} {'median ms':>10} {'p95 ms':>8} {'floor ms':>9} "
+          f"{'ratio':>6}   " + " ".join(f"{s:>11}" for s in STAGES))
+    for name, paths in groups.items():
+        if args.limit:
+            paths = paths[:: max(1, len(paths) // args.limit)][: args.limit]
+        r = measure(paths, args.runs)
+        stages = " ".join(f"{r['stages_ms'][s]:>11.1f}" for s in STAGES)
+        print(f"{name:<8} {r['photos']:>6} {r['median_ms']:>10.1f} {r['p95_ms']:>8.1f} "
+              f"{r['floor_ms']:>9.1f} {r['ratio']:>6.1f}x  {stages}")
+    print("(ms per photo, median over photos of the median of runs; ratio = time / floor "
+          "per photo, median; floor = decode + encode of the same file)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Read better with the solver's help: the most probable uniquely solvable board.
+
+A printed puzzle has exactly one solution, so a board read from a photo that has none, or
+several, was misread somewhere. Each cell's probabilities say which readings are doubtful;
+this module tries the cheapest changes first (one cell, then two), ordered by how much less
+probable they make the board, and keeps the first board the solver proves unique. The search
+is bounded in boards tried and in time; a board that already has one solution is never
+touched.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from solver import Outcome, analyse, conflicts
+from solver.units import cell_name
+
+FLOOR = 1e-6  # readings less probable than this are never tried
+SINGLES = 60  # the most plausible single changes that pairs are built from
+MAX_BOARDS = 1500  # boards handed to the solver at most
+MAX_SECONDS = 1.0
+MAX_NODES = 2_000  # solver budget per tried board
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One cell whose reading was changed."""
+
+    cell: int
+    read: str  # '0' for empty
+    used: str
+    probability: float  # of the reading used
+
+    def as_dict(self) -> dict:
+        """For the JSON record: cell as r3c5, '' for empty."""
+        return {
+            "cell": cell_name(self.cell),
+            "read": "" if self.read == "0" else self.read,
+            "used": "" if self.used == "0" else self.used,
+            "probability": round(self.probability, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """The board used after correction and what the solver made of it."""
+
+    board: str
+    corrections: tuple[Correction, ...]
+    outcome: Outcome
+
+
+def board_probability(board: str, probabilities: np.ndarray) -> float:
+    """P(every cell is as in `board`), the cells taken as independent."""
+    values = np.fromiter((int(ch) for ch in board), int, 81)
+    picked = np.clip(probabilities[np.arange(81), values], 1e-12, 1.0)
+    return float(np.exp(np.log(picked).sum()))
+
+
+def alternatives(board: str, probabilities: np.ndarray) -> list[tuple[float, int, str]]:
+    """Every single-cell change as (cost in nats, cell, new value), cheapest first."""
+    logp = np.log(np.clip(probabilities, 1e-12, 1.0))
+    options = []
+    for cell, ch in enumerate(board):
+        read = int(ch)
+        for value in range(10):
+            if value != read and probabilities[cell, value] >= FLOOR:
+                options.append((float(logp[cell, read] - logp[cell, value]), cell, str(value)))
+    options.sort()
+    return options
+
+
+def candidate_changes(board: str, probabilities: np.ndarray):
+    """Sets of one or two changes in order of total cost."""
+    singles = alternatives(board, probabilities)
+    top = singles[:SINGLES]
+    pairs = (
+        (a[0] + b[0], (a, b))
+        for a, b in itertools.combinations(top, 2)
+        if a[1] != b[1]
+    )
+    ones = ((s[0], (s,)) for s in singles)
+    yield from heapq.merge(ones, sorted(pairs), key=lambda item: item[0])
+
+
+def correct(
+    board: str,
+    probabilities: np.ndarray,
+    max_boards: int = MAX_BOARDS,
+    max_seconds: float = MAX_SECONDS,
+) -> Corrected | None:
+    """The most probable board within two changes that has exactly one solution, or None."""
+    deadline = time.perf_counter() + max_seconds
+    clash_cells = {c for conflict in conflicts(board) for c in conflict.cells}
+    tried = 0
+    for _, changes in candidate_changes(board, probabilities):
+        cells = {cell for _, cell, _ in changes}
+        if clash_cells and not cells & clash_cells:
+            continue  # leaves a conflict in place
+        cand = list(board)
+        for _, cell, value in changes:
+            cand[cell] = value
+        candidate = "".join(cand)
+        if conflicts(candidate):
+            continue
+        tried += 1
+        outcome = analyse(candidate, limit=2, max_nodes=MAX_NODES)
+        if outcome.status == "solved":
+            fixes = tuple(
+                Correction(cell, board[cell], value, float(probabilities[cell, int(value)]))
+                for _, cell, value in sorted(changes, key=lambda c: c[1])
+            )
+            return Corrected(candidate, fixes, outcome)
+        if tried >= max_boards or time.perf_counter() > deadline:
+            return None
+    return None
+

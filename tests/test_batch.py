@@ -1,0 +1,122 @@
+"""Folders of photos: discovery, outputs, resuming, parallel runs, interrupts, reports."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import pytest
+
+from tests.synth import photo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def scans(tmp_path) -> Path:
+    """scans/ with nested folders, photos in several formats and cases, and other files."""
+    root = tmp_path / "scans"
+    (root / "2024" / "march").mkdir(parents=True)
+    (root / "empty").mkdir()
+    for i, rel in enumerate(["a.jpg", "2024/b.PNG", "2024/march/c.jpeg", "2024/march/d.webp"]):
+        image, _ = photo(seed=i)
+        assert cv2.imwrite(str(root / rel), image)
+    (root / "readme.txt").write_text("not a photo")
+    (root / "2024" / "old.solved.jpg").write_bytes((root / "a.jpg").read_bytes())
+    return root
+
+
+def names(records: list[dict]) -> set[str]:
+    return {Path(r["input"]).name for r in records}
+
+
+def test_finds_photos_recursively_and_skips_other_files(cli, scans):
+    run = cli("--json", "--jobs", "1", scans)
+    assert names(run.records) == {"a.jpg", "b.PNG", "c.jpeg", "d.webp"}
+    assert all(r["status"] == "solved" for r in run.records), run.records
+    assert (scans / "2024" / "march" / "c.solved.jpeg").exists()
+    assert run.code == 0
+
+
+def test_rerun_skips_and_overwrite_redoes(cli, scans):
+    cli("--json", scans)
+    again = cli("--json", scans)
+    assert {r["status"] for r in again.records} == {"skipped"}
+    assert again.code == 0
+    redo = cli("--json", "--overwrite", scans)
+    assert {r["status"] for r in redo.records} == {"solved"}
+
+
+def test_output_mirrors_the_folder_tree(cli, scans, tmp_path):
+    out = tmp_path / "out"
+    cli("--json", "--output", out, scans)
+    assert (out / "2024" / "march" / "d.solved.webp").exists()
+    assert (out / "a.solved.jpg").exists()
+    assert not list(scans.rglob("*.solved.jpeg"))
+
+
+def test_parallel_and_serial_runs_give_identical_records(cli, scans, tmp_path):
+    def comparable(records):
+        return sorted((r["input"], r["status"], r["board"], r["solution"]) for r in records)
+
+    serial = cli("--json", "--jobs", "1", "--output", tmp_path / "s", scans).records
+    parallel = cli("--json", "--jobs", "2", "--output", tmp_path / "p", scans).records
+    assert comparable(serial) == comparable(parallel)
+
+
+def test_explicit_non_image_gets_a_record(cli, scans):
+    run = cli("--json", scans / "readme.txt")
+    (rec,) = run.records
+    assert rec["status"] == "unreadable" and run.code == 2
+
+
+def test_missing_path_is_a_usage_error(cli, tmp_path):
+    run = cli(tmp_path / "nope")
+    assert run.code == 1 and "no such file or folder" in run.err
+
+
+def test_unwritable_output_is_a_usage_error_before_any_work(cli, scans, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    run = cli("--json", "--output", blocker / "sub", scans)
+    assert run.code == 1 and "cannot write" in run.err
+    assert run.records == []
+
+
+def test_report_csv_and_summary(cli, scans, tmp_path):
+    report = tmp_path / "report.csv"
+    run = cli("--jobs", "2", "--report", report, scans)
+    assert "4 photos: 4 solved" in run.out
+    rows = list(csv.DictReader(report.open()))
+    assert len(rows) == 4 and {r["status"] for r in rows} == {"solved"}
+    assert {"input", "status", "board", "solution", "output", "message", "seconds"} <= set(rows[0])
+
+
+def test_interrupt_stops_cleanly_without_partial_files(tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    image, _ = photo(size=(1600, 1200))
+    for i in range(16):
+        cv2.imwrite(str(folder / f"p{i:02}.png"), image)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "--jobs", "2", "--json", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+        start_new_session=True,
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(folder.glob("*.solved.png")):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C reaches the whole process group
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert not [p for p in folder.iterdir() if p.name.startswith(".snapsolve-")]
+    for done in folder.glob("*.solved.png"):
+        assert cv2.imread(str(done)) is not None  # every output is whole

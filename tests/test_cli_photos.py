@@ -1,0 +1,86 @@
+"""The photo pipeline end to end through the CLI: records, outputs, statuses, exit codes."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.synth import PUZZLE, SOLUTION, photo
+
+KEYS = {"input", "status", "board", "solution", "output", "message", "seconds"}
+STATUSES = {"solved", "unreadable", "no_grid", "invalid", "unsolvable", "multiple", "skipped",
+            "error"}
+
+
+def write(path, image):
+    assert cv2.imwrite(str(path), image)
+    return path
+
+
+def test_solves_a_photo_and_writes_the_annotated_copy(cli, puzzle_photo):
+    before = puzzle_photo.read_bytes()
+    run = cli(puzzle_photo)
+    assert run.code == 0, run.out + run.err
+    out = puzzle_photo.with_name("puzzle.solved.jpg")
+    assert out.exists()
+    assert str(out) in run.out
+    assert "5 3 4 | 6 7 8 | 9 1 2" in run.out  # the solution, as a grid
+    assert puzzle_photo.read_bytes() == before
+    annotated = cv2.imread(str(out))
+    assert annotated.shape == cv2.imread(str(puzzle_photo)).shape
+
+
+def test_json_schema(cli, puzzle_photo):
+    run = cli("--json", puzzle_photo)
+    (rec,) = run.records
+    assert KEYS <= set(rec)
+    assert rec["status"] == "solved" and rec["board"] == PUZZLE and rec["solution"] == SOLUTION
+    assert rec["input"] == str(puzzle_photo)
+    assert rec["output"].endswith("puzzle.solved.jpg")
+    assert isinstance(rec["message"], str) and rec["message"]
+    assert isinstance(rec["seconds"], float)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_turned_photos_are_read_upright(cli, tmp_path, turns):
+    image, _ = photo(turns=turns)
+    (rec,) = cli("--json", write(tmp_path / "t.png", image)).records
+    assert rec["board"] == PUZZLE and rec["status"] == "solved"
+
+
+def test_output_folder_and_format(cli, tmp_path):
+    image, _ = photo()
+    src = write(tmp_path / "scan.png", image)
+    run = cli("--json", "--output", tmp_path / "out", src)
+    (rec,) = run.records
+    assert rec["output"] == str(tmp_path / "out" / "scan.solved.png")
+    assert cv2.imread(rec["output"]).shape == image.shape
+
+
+def test_failures_have_a_status_a_message_and_exit_2(cli, tmp_path):
+    blank = write(tmp_path / "blank.png", np.full((300, 400, 3), 255, np.uint8))
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    clash, _ = photo(board="55" + PUZZLE[2:])
+    bad = write(tmp_path / "clash.png", clash)
+    run = cli("--json", blank, text, bad)
+    assert run.code == 2
+    by_name = {r["input"].rsplit("/", 1)[-1]: r for r in run.records}
+    assert by_name["blank.png"]["status"] == "no_grid"
+    assert by_name["notes.jpg"]["status"] == "unreadable"
+    assert by_name["clash.png"]["status"] == "invalid"
+    assert "r1c1" in by_name["clash.png"]["message"]
+    for rec in run.records:
+        assert rec["status"] in STATUSES and rec["message"] and rec["output"] is None
+    assert not list(tmp_path.glob("*.solved.*"))
+    assert "Traceback" not in run.err
+
+
+def test_several_solutions_write_nothing(cli, tmp_path):
+    sparse = "".join(ch if i < 40 else "0" for i, ch in enumerate(PUZZLE))
+    image, _ = photo(board=sparse)
+    (rec,) = cli("--json", write(tmp_path / "few.png", image)).records
+    assert rec["status"] == "multiple"
+    assert "givens" in rec["message"]
+    assert rec["output"] is None and not list(tmp_path.glob("*.solved.*"))

@@ -1,0 +1,76 @@
+"""Stage 8 alone: the solution goes into every empty cell, in perspective; givens untouched."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from pipeline.cells import extract_glyphs
+from pipeline.read import Reading
+from pipeline.render import INK, render
+from tests.synth import PUZZLE, SOLUTION, photo
+
+
+def cell_masks(corners: np.ndarray, shape: tuple[int, int], inset: float) -> list[np.ndarray]:
+    """Image-frame mask of each cell of the upright board (flat grid mapped by the corners)."""
+    flat = np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32)
+    to_image = cv2.getPerspectiveTransform(flat, corners.astype(np.float32))
+    masks = []
+    for k in range(81):
+        r, c = divmod(k, 9)
+        quad = np.array([[c + inset, r + inset], [c + 1 - inset, r + inset],
+                         [c + 1 - inset, r + 1 - inset], [c + inset, r + 1 - inset]], np.float32)
+        points = cv2.perspectiveTransform(quad[None], to_image)[0]
+        mask = np.zeros(shape, np.uint8)
+        cv2.fillConvexPoly(mask, np.round(points).astype(np.int32), 1)
+        masks.append(mask.astype(bool))
+    return masks
+
+
+def reading_of(image: np.ndarray, corners: np.ndarray, board: str, turns: int = 0) -> Reading:
+    cells = extract_glyphs(image, corners)
+    probs = np.zeros((81, 10))
+    return Reading(board, probs, corners, cells, turns, 1.0)
+
+
+def red_pixels(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Pixels the rendering turned towards the ink colour."""
+    diff = after.astype(int) - before.astype(int)
+    towards = np.sign(np.array(INK) - before.astype(int))
+    return ((diff * towards).sum(axis=2) > 60)
+
+
+@pytest.mark.parametrize("size", [(640, 480), (1600, 1200)])
+def test_fills_every_empty_cell_and_leaves_givens_alone(size):
+    image, corners = photo(size=size)
+    annotated = render(image, reading_of(image, corners, PUZZLE), SOLUTION)
+    assert annotated.shape == image.shape and annotated.dtype == np.uint8
+    changed = np.any(annotated != image, axis=2)
+    red = red_pixels(image, annotated)
+    outer = cell_masks(corners, image.shape[:2], inset=-0.02)
+    inner = cell_masks(corners, image.shape[:2], inset=0.1)
+    empties = [k for k, ch in enumerate(PUZZLE) if ch == "0"]
+    allowed = np.any([outer[k] for k in empties], axis=0)
+    assert not changed[~allowed].any(), "pixels outside the empty cells changed"
+    for k in empties:
+        assert red[inner[k]].sum() > 10, f"cell {k} got no digit"
+    for k, ch in enumerate(PUZZLE):
+        if ch != "0":
+            assert not changed[inner[k]].any(), f"given in cell {k} was drawn over"
+
+
+def test_digits_follow_the_board_orientation():
+    """On a photo turned a quarter, each digit is drawn upright relative to the paper."""
+    image, corners = photo(turns=1)
+    flat_board = "0" * 81
+    annotated = render(image, reading_of(image, corners, flat_board, turns=3), "7" * 81)
+    upright = render(image, reading_of(image, corners, flat_board, turns=0), "7" * 81)
+    assert not np.array_equal(annotated, upright)
+
+
+def test_input_image_is_not_modified():
+    image, corners = photo()
+    copy = image.copy()
+    render(image, reading_of(image, corners, PUZZLE), SOLUTION)
+    assert np.array_equal(image, copy)
