@@ -24,7 +24,7 @@ from pipeline.cells import extract_glyphs
 from pipeline.grid import find_grid
 from pipeline.load import load_photo
 from pipeline.output import encode
-from pipeline.read import Reading, board_from, cell_probabilities, choose_turns
+from pipeline.read import Reading, board_from, cell_probabilities, read_digits
 from pipeline.recognize import builtin
 from pipeline.render import render
 from solver import analyse
@@ -60,8 +60,8 @@ def stage_times(path: Path) -> dict[str, float]:
         return times
     cells = extract_glyphs(photo.pixels, corners)
     lap("cells")
-    turns = choose_turns(cells, photo.header.orientation)
-    probs = cell_probabilities(cells, turns, builtin())
+    turns, digits = read_digits(cells, builtin(), photo.header.orientation)
+    probs = cell_probabilities(cells, turns, digits)
     lap("orient+read")
     board = board_from(probs)
     outcome = analyse(board, max_nodes=20_000)

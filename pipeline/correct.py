@@ -20,7 +20,7 @@ import numpy as np
 from solver import Outcome, analyse, conflicts
 from solver.units import cell_name
 
-FLOOR = 1e-6  # readings less probable than this are never tried
+FLOOR = 1e-3  # readings less probable than this are never tried
 SINGLES = 60  # the most plausible single changes that pairs are built from
 MAX_BOARDS = 1500  # boards handed to the solver at most
 MAX_SECONDS = 1.0
@@ -120,3 +120,18 @@ def correct(
             return None
     return None
 
+
+
+def settle(
+    board: str, probabilities: np.ndarray, enabled: bool = True, max_nodes: int = 20_000
+) -> tuple[str, tuple[Correction, ...], Outcome]:
+    """Solve the board as read; only when it is not uniquely solvable (and correction is
+    enabled), look for the most probable board that is. Returns the board used, the
+    corrections made and the solver's outcome."""
+    outcome = analyse(board, limit=2, max_nodes=max_nodes)
+    if outcome.status == "solved" or not enabled:
+        return board, (), outcome
+    fixed = correct(board, probabilities)
+    if fixed is None:
+        return board, (), outcome
+    return fixed.board, fixed.corrections, fixed.outcome

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver import analyse
-
-from .correct import board_probability, correct
+from .correct import board_probability, settle
 from .errors import MissingDependency, SnapsolveError
 from .load import DEFAULT_MAX_PIXELS, load_photo
 from .output import encode, write_atomically
@@ -64,6 +62,10 @@ def record(job: Job, status: str, message: str, started: float, **fields: Any) -
         "output": None,
         "message": message,
         "seconds": round(time.perf_counter() - started, 4),
+        "givens": None,
+        "corrections": [],
+        "confidence": None,
+        "low_confidence": False,
     }
     base.update(fields)
     return base
@@ -125,12 +127,9 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     engine = engine_named(settings.engine)
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
-    board, corrections = reading.board, ()
-    outcome = analyse(board, limit=2, max_nodes=MAX_SEARCH_NODES)
-    if outcome.status != "solved" and settings.correct:
-        fixed = correct(board, reading.probabilities)
-        if fixed is not None:
-            board, corrections, outcome = fixed.board, fixed.corrections, fixed.outcome
+    board, corrections, outcome = settle(
+        reading.board, reading.probabilities, settings.correct, MAX_SEARCH_NODES
+    )
     confidence = board_probability(board, reading.probabilities)
     fields: dict[str, Any] = {
         "board": reading.board,

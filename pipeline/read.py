@@ -19,6 +19,8 @@ from .recognize import Recognizer, builtin
 SQUARE_ORDER = np.arange(81).reshape(9, 9)
 EXIF_TURNS = {1: 0, 3: 2, 6: 3, 8: 1}  # EXIF orientation -> quarter turns (np.rot90's k)
 EXIF_TIE = 0.05  # mean log-probability margin under which the EXIF tag decides
+ORIENT_SAMPLE = 12  # glyphs read in every turn to judge the orientation
+INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
 
 
 @dataclass(frozen=True)
@@ -48,33 +50,56 @@ def turned_glyphs(glyphs: np.ndarray, turns: int) -> np.ndarray:
     return np.rot90(glyphs[upright_order(turns)], turns, axes=(1, 2))
 
 
-def choose_turns(cells: Cells, exif_orientation: int = 1) -> int:
-    """The quarter turns under which the filled cells read most confidently."""
+def _turned(glyphs: np.ndarray, turns: int) -> np.ndarray:
+    """Each glyph turned by `turns` quarter turns counter-clockwise."""
+    return np.rot90(glyphs, turns, axes=(1, 2))
+
+
+def _confidence(probs: np.ndarray) -> float:
+    """Mean log-probability of the most likely digit: how readable a set of glyphs is."""
+    return float(np.log(np.clip(probs.max(axis=1), 1e-6, 1.0)).mean())
+
+
+def read_digits(
+    cells: Cells, engine: Recognizer, exif_orientation: int = 1
+) -> tuple[int, np.ndarray]:
+    """The quarter turns that make the board upright, and the (n_filled, 9) digit
+    probabilities of the filled cells (in square-frame order) read that way up.
+
+    All filled glyphs are read once the way the EXIF tag says; a sample of the clearest
+    glyphs is also read in the three other turns, and the turn in which the sample reads
+    most confidently wins. The EXIF tag only breaks near-ties."""
     filled = np.flatnonzero(cells.filled)
-    if filled.size == 0:
-        return EXIF_TURNS.get(exif_orientation, 0)
-    batch = np.concatenate([np.rot90(cells.glyphs[filled], k, axes=(1, 2)) for k in range(4)])
-    probs = builtin().read(batch).reshape(4, filled.size, 9)
-    scores = np.log(np.clip(probs.max(axis=2), 1e-6, 1.0)).mean(axis=1)
+    glyphs = cells.glyphs[filled]
     preferred = EXIF_TURNS.get(exif_orientation, 0)
-    scores[preferred] += EXIF_TIE
-    return int(np.argmax(scores))
+    if filled.size == 0:
+        return preferred, np.zeros((0, 9), np.float32)
+    judge = builtin()
+    sample = np.argsort(-cells.ink[filled], kind="stable")[:ORIENT_SAMPLE]
+    first = judge.read(_turned(glyphs, preferred))
+    others = [k for k in range(4) if k != preferred]
+    trial = judge.read(np.concatenate([_turned(glyphs[sample], k) for k in others]))
+    scores = {preferred: _confidence(first[sample]) + EXIF_TIE}
+    for i, k in enumerate(others):
+        scores[k] = _confidence(trial[i * sample.size : (i + 1) * sample.size])
+    turns = max(scores, key=scores.__getitem__)
+    if turns == preferred and engine is judge:
+        return turns, first
+    return turns, engine.read(_turned(glyphs, turns))
 
 
-def cell_probabilities(cells: Cells, turns: int, engine: Recognizer) -> np.ndarray:
-    """(81, 10) probabilities in the upright frame: P(empty) from the cell's ink, digits from
-    the engine for filled cells."""
+def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarray:
+    """(81, 10) probabilities in the upright frame: P(empty) from the cell's ink, the digits
+    from the recognizer for filled cells (uniform for empty ones)."""
+    square = np.full((81, 9), 1.0 / 9)
+    square[cells.filled] = digits
     order = upright_order(turns)
     filled = cells.filled[order]
-    clarity = np.clip(cells.ink[order].astype(np.float64), 0.02, 0.98)
+    clarity = np.clip(cells.ink[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)
     p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
-    digits = np.full((81, 9), 1.0 / 9)
-    glyphs = turned_glyphs(cells.glyphs, turns)[filled]
-    if glyphs.shape[0]:
-        digits[filled] = engine.read(glyphs)
     probs = np.empty((81, 10))
     probs[:, 0] = 1.0 - p_digit
-    probs[:, 1:] = digits * p_digit[:, None]
+    probs[:, 1:] = square[order] * p_digit[:, None]
     return probs
 
 
@@ -97,8 +122,8 @@ def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1)
             f"a grid-like shape was found but only {int(cells.filled.sum())} cells hold"
             " anything; it does not look like a Sudoku"
         )
-    turns = choose_turns(cells, exif_orientation)
-    probs = cell_probabilities(cells, turns, engine)
+    turns, digits = read_digits(cells, engine, exif_orientation)
+    probs = cell_probabilities(cells, turns, digits)
     board = board_from(probs)
     read = [probs[i, int(ch)] for i, ch in enumerate(board) if ch != "0"]
     confidence = float(np.mean(read)) if read else 0.0

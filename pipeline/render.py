@@ -24,7 +24,7 @@ def grid_side(corners: np.ndarray) -> float:
 
 
 def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
-    """An anti-aliased digit as a float alpha patch of the given size, about 60% as tall."""
+    """An anti-aliased digit as a uint8 alpha patch of the given size, about 60% as tall."""
     patch = np.zeros((height, width), np.uint8)
     target = 0.6 * height
     (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
@@ -33,16 +33,16 @@ def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
     (w, h), _ = cv2.getTextSize(str(digit), FONT, scale, thickness)
     origin = ((width - w) // 2, (height + h) // 2)
     cv2.putText(patch, str(digit), origin, FONT, scale, 255, thickness, cv2.LINE_AA)
-    return patch.astype(np.float32) / 255.0
+    return patch
 
 
 def ring_patch(width: int, height: int) -> np.ndarray:
-    """A thin anti-aliased ring for marking a corrected given."""
+    """A thin anti-aliased ring (uint8 alpha) for marking a corrected given."""
     patch = np.zeros((height, width), np.uint8)
     axes = (max(1, int(width * 0.42)), max(1, int(height * 0.42)))
     thickness = max(1, round(min(width, height) / 18))
     cv2.ellipse(patch, (width // 2, height // 2), axes, 0, 0, 360, 255, thickness, cv2.LINE_AA)
-    return patch.astype(np.float32) / 255.0
+    return patch
 
 
 def flat_overlay(
@@ -52,8 +52,8 @@ def flat_overlay(
     size = reading.cells.square.shape[0]
     scale = side / size
     xs, ys = (np.asarray(v, np.float64) * scale for v in reading.cells.lattice)
-    digits = np.zeros((side, side), np.float32)
-    rings = np.zeros((side, side), np.float32)
+    digits = np.zeros((side, side), np.uint8)
+    rings = np.zeros((side, side), np.uint8)
     order = reading.order
     for cell, (given, answer) in enumerate(zip(board, solution, strict=True)):
         if given != "0" and cell not in marked:
@@ -99,13 +99,20 @@ def render(
         return out
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
-    roi = out[y0:y1, x0:x1].astype(np.float32)
+    roi = out[y0:y1, x0:x1]
     for plane, colour in ((rings, RING), (digits, INK)):
-        if not plane.any():
-            continue
-        alpha = cv2.warpPerspective(
-            plane, flat_to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR
-        )[..., None]
-        roi = roi * (1.0 - alpha) + np.array(colour, np.float32) * alpha
-    out[y0:y1, x0:x1] = np.clip(roi + 0.5, 0, 255).astype(np.uint8)
+        if plane.any():
+            alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0),
+                                        flags=cv2.INTER_LINEAR)
+            blend(roi, alpha, colour)
     return out
+
+
+def blend(image: np.ndarray, alpha: np.ndarray, colour: tuple[int, int, int]) -> None:
+    """Paint `colour` over `image` in place, weighted by the uint8 `alpha`; only the pixels
+    the alpha touches are computed (digits cover a small part of the grid)."""
+    ys, xs = np.nonzero(alpha)
+    a = alpha[ys, xs].astype(np.uint32)[:, None]
+    under = image[ys, xs].astype(np.uint32)
+    paint = np.array(colour, np.uint32)[None, :]
+    image[ys, xs] = ((under * (255 - a) + paint * a + 127) // 255).astype(np.uint8)

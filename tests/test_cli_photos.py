@@ -64,7 +64,7 @@ def test_failures_have_a_status_a_message_and_exit_2(cli, tmp_path):
     text.write_text("not a photo")
     clash, _ = photo(board="55" + PUZZLE[2:])
     bad = write(tmp_path / "clash.png", clash)
-    run = cli("--json", blank, text, bad)
+    run = cli("--json", "--no-correct", blank, text, bad)
     assert run.code == 2
     by_name = {r["input"].rsplit("/", 1)[-1]: r for r in run.records}
     assert by_name["blank.png"]["status"] == "no_grid"

@@ -1,0 +1,151 @@
+"""Stages 3-4: warping, lattice, cell cleaning and glyph normalisation."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks import dataset
+from pipeline.cells import (
+    GLYPH,
+    GLYPH_BOX,
+    Cells,
+    extract_glyphs,
+    locate_lattice,
+    normalise_glyph,
+    read_cell,
+    warp_grid,
+)
+
+HERSHEY = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX]
+
+
+def draw_grid(
+    board: np.ndarray,
+    cell: int = 50,
+    font: int = cv2.FONT_HERSHEY_SIMPLEX,
+    shift: tuple[int, int] = (0, 0),
+) -> np.ndarray:
+    """A front-on grey grid image (9*cell + 2*cell margin) with the board's digits."""
+    m = cell
+    img = np.full((11 * cell, 11 * cell), 235, np.uint8)
+    for i in range(10):
+        t = 3 if i % 3 == 0 else 1
+        p = m + i * cell
+        cv2.line(img, (p, m), (p, m + 9 * cell), 20, t)
+        cv2.line(img, (m, p), (m + 9 * cell, p), 20, t)
+    scale = cell / 50 * 1.2
+    for i in np.flatnonzero(board):
+        r, c = divmod(int(i), 9)
+        text = str(board[i])
+        (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
+        x = m + c * cell + (cell - tw) // 2 + shift[0]
+        y = m + r * cell + (cell + th) // 2 + shift[1]
+        cv2.putText(img, text, (x, y), font, scale, 30, 2, cv2.LINE_AA)
+    return img
+
+
+def photo_of(
+    grid: np.ndarray, cell: int = 50, size: tuple[int, int] = (640, 480), blur: float = 0.8
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grid seen in perspective in a photo-sized frame, and its true corners."""
+    m = cell
+    src = np.array(
+        [[m, m], [m + 9 * cell, m], [m + 9 * cell, m + 9 * cell], [m, m + 9 * cell]], np.float32
+    )
+    dst = np.array([[110, 30], [530, 45], [520, 455], [100, 440]], np.float32)
+    h = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(grid, h, size, borderValue=235)
+    photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    return cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), dst
+
+
+def example_board(seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(81) < 0.35, rng.integers(1, 10, 81), 0)
+
+
+def test_warp_grid_maps_corners_to_square_corners():
+    board = example_board()
+    photo, corners = photo_of(draw_grid(board))
+    square, hom = warp_grid(photo, corners, size=450)
+    assert square.shape == (450, 450) and square.dtype == np.uint8
+    mapped = cv2.perspectiveTransform(corners[None], hom)[0]
+    np.testing.assert_allclose(mapped, [[0, 0], [449, 0], [449, 449], [0, 449]], atol=1e-3)
+
+
+def test_warp_grid_from_large_photo_keeps_thin_lines():
+    board = example_board()
+    grid = draw_grid(board, cell=300)  # a 12 MP-like view: 2700 px grid
+    m = 300
+    corners = np.array([[m, m], [m + 2700, m], [m + 2700, m + 2700], [m, m + 2700]], np.float32)
+    square, _ = warp_grid(grid, corners)
+    xs, ys = locate_lattice(square)
+    np.testing.assert_allclose(xs, np.linspace(0, 449, 10), atol=3)
+    np.testing.assert_allclose(ys, np.linspace(0, 449, 10), atol=3)
+
+
+def test_synthetic_photo_filled_mask_lattice_and_centred_glyphs():
+    board = example_board()
+    photo, corners = photo_of(draw_grid(board))
+    cells = extract_glyphs(photo, corners)
+    assert isinstance(cells, Cells)
+    np.testing.assert_array_equal(cells.filled, board > 0)
+    xs, ys = cells.lattice
+    assert len(xs) == len(ys) == 10
+    np.testing.assert_allclose(xs, np.linspace(0, 449, 10), atol=3)
+    np.testing.assert_allclose(ys, np.linspace(0, 449, 10), atol=3)
+    assert cells.glyphs.shape == (81, GLYPH, GLYPH) and cells.glyphs.dtype == np.float32
+    assert cells.glyphs.min() >= 0 and cells.glyphs.max() <= 1
+    assert not cells.glyphs[~cells.filled].any()
+    for g in cells.glyphs[cells.filled]:
+        ys_, xs_ = np.nonzero(g > 0.2)
+        assert abs((ys_.min() + ys_.max()) / 2 - (GLYPH - 1) / 2) <= 1.5
+        assert abs((xs_.min() + xs_.max()) / 2 - (GLYPH - 1) / 2) <= 1.5
+        assert GLYPH_BOX - 2 <= max(np.ptp(ys_), np.ptp(xs_)) + 1 <= GLYPH_BOX + 2
+    assert cells.ink[cells.filled].min() >= 0.5 > cells.ink[~cells.filled].max()
+
+
+def test_off_centre_digits_and_dim_photo_still_found():
+    board = example_board(2)
+    grid = draw_grid(board, font=cv2.FONT_HERSHEY_DUPLEX, shift=(6, -5))
+    grid = (120 + grid.astype(np.float32) * 0.35).astype(np.uint8)  # low contrast, dim
+    photo, corners = photo_of(grid, blur=1.5)
+    cells = extract_glyphs(photo[:, :, 0], corners)  # grey input too
+    np.testing.assert_array_equal(cells.filled, board > 0)
+
+
+def test_grid_line_fragment_and_speck_are_not_digits():
+    ink = np.zeros((48, 48), np.float32)
+    ink[:, 1:4] = 0.8  # a grid line left in the cell's margin
+    ink[44:47, 10:40] = 0.8  # and one at the bottom
+    ink[20:22, 24:26] = 0.8  # a speck of dust in the middle
+    assert not read_cell(ink, level=0.8).filled
+    ink[12:36, 22:26] = 0.7  # now a '1'
+    reading = read_cell(ink, level=0.8)
+    assert reading.filled and reading.ink >= 0.5
+
+
+def test_glyph_normalisation_is_rotation_consistent():
+    rng = np.random.default_rng(0)
+    ink = np.zeros((40, 40), np.float32)
+    ink[8:31, 15:22] = rng.uniform(0.5, 1.0, (23, 7))
+    ink[8:12, 15:28] = 0.9  # an 'L'-ish mark, not symmetric
+    mask = (ink > 0).astype(np.uint8)
+    g = normalise_glyph(ink, mask)
+    for k in range(1, 4):
+        turned = normalise_glyph(np.rot90(ink, k).copy(), np.rot90(mask, k).copy())
+        com = np.array(np.nonzero(turned > 0.3)).mean(axis=1)
+        expect = np.array(np.nonzero(np.rot90(g, k) > 0.3)).mean(axis=1)
+        assert np.abs(com - expect).max() <= 1.0
+
+
+@pytest.mark.skipif(not dataset.available(), reason="real photo dataset absent")
+def test_filled_mask_matches_ground_truth_on_real_photos():
+    from benchmarks.cells import load_photo, mask_errors, truth_board
+
+    chosen = [p for p in dataset.photos("train", held_out=False) if p.corners][:4]
+    for p in chosen:
+        cells = extract_glyphs(load_photo(p), np.array(p.corners, np.float32))
+        assert min(mask_errors(cells, truth_board(p))) == 0, p.name

@@ -1,0 +1,90 @@
+"""Correction of misread boards: planted misreads with planted probabilities."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pipeline.correct import board_probability, correct, settle
+from solver import count_solutions
+from tests.synth import PUZZLE, SOLUTION
+
+
+def confident(board: str, p: float = 0.995) -> np.ndarray:
+    """Probabilities that back every reading of `board` strongly."""
+    probs = np.full((81, 10), (1 - p) / 9)
+    for cell, ch in enumerate(board):
+        probs[cell, int(ch)] = p
+    return probs
+
+
+def misread(board: str, probs: np.ndarray, cell: int, read: str, p_read: float, p_true: float):
+    """Plant a misreading of `cell` as `read`, the truth keeping probability p_true."""
+    truth = board[cell]
+    board = board[:cell] + read + board[cell + 1 :]
+    probs[cell] = (1 - p_read - p_true) / 8
+    probs[cell, int(read)] = p_read
+    probs[cell, int(truth)] = p_true
+    return board
+
+
+def test_a_uniquely_solvable_board_is_never_changed():
+    probs = confident(PUZZLE)
+    probs[0] = 0.1  # even a doubtful cell stays as read when the board is fine
+    board, fixes, outcome = settle(PUZZLE, probs)
+    assert board == PUZZLE and fixes == () and outcome.status == "solved"
+
+
+def test_one_misread_digit_is_corrected():
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 0, "3", p_read=0.6, p_true=0.35)  # 5 read as 3: clash
+    used, fixes, outcome = settle(board, probs)
+    assert used == PUZZLE and outcome.solution == SOLUTION
+    (fix,) = fixes
+    assert fix.as_dict() == {"cell": "r1c1", "read": "3", "used": "5", "probability": 0.35}
+
+
+def test_two_misreads_are_corrected():
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 1, "8", p_read=0.55, p_true=0.4)
+    board = misread(board, probs, 80, "7", p_read=0.5, p_true=0.45)
+    used, fixes, _ = settle(board, probs)
+    assert used == PUZZLE
+    assert [f.as_dict()["cell"] for f in fixes] == ["r1c2", "r9c9"]
+
+
+def test_a_missed_digit_is_restored():
+    needed = [  # givens without which the puzzle has several solutions
+        i for i, ch in enumerate(PUZZLE)
+        if ch != "0" and count_solutions(PUZZLE[:i] + "0" + PUZZLE[i + 1 :]) > 1
+    ]
+    cell = needed[0]
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, cell, "0", p_read=0.6, p_true=0.3)
+    used, fixes, _ = settle(board, probs)
+    assert used == PUZZLE and fixes[0].read == "0"
+
+
+def test_correction_can_be_turned_off():
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 0, "3", p_read=0.6, p_true=0.35)
+    used, fixes, outcome = settle(board, probs, enabled=False)
+    assert used == board and fixes == () and outcome.status == "invalid"
+
+
+def test_the_most_probable_fix_wins():
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 0, "3", p_read=0.5, p_true=0.45)
+    fixed = correct(board, probs)
+    assert fixed is not None
+    assert board_probability(fixed.board, probs) > board_probability(board, probs) * 0.5
+
+
+def test_bounded_time_on_hopeless_boards():
+    rng = np.random.default_rng(1)
+    board = "".join(rng.choice(list("0123456789"), 81, p=[0.6] + [0.4 / 9] * 9))
+    probs = rng.dirichlet(np.ones(10), size=81)
+    start = time.perf_counter()
+    settle(board, probs)
+    assert time.perf_counter() - start < 3.0

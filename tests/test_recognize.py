@@ -1,0 +1,75 @@
+"""Stage 5: the NumPy digit CNN."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks import dataset
+from pipeline.cells import GLYPH, extract_glyphs
+from pipeline.recognize import NumpyCNN, builtin, conv3x3_relu, max_pool2
+from tests.test_cells import HERSHEY, draw_grid, photo_of
+
+ALL_DIGITS = np.array([(i % 9) + 1 if i % 2 == 0 else 0 for i in range(81)])
+
+
+def test_builtin_is_cached_and_named():
+    assert builtin() is builtin()
+    assert isinstance(builtin().name, str) and builtin().name
+
+
+def test_probabilities_shape_and_sum():
+    rng = np.random.default_rng(0)
+    p = builtin().read(rng.random((5, GLYPH, GLYPH), dtype=np.float32))
+    assert p.shape == (5, 9) and p.dtype == np.float32
+    np.testing.assert_allclose(p.sum(axis=1), 1, atol=1e-5)
+    assert (p >= 0).all()
+
+
+def test_empty_batch():
+    p = builtin().read(np.zeros((0, GLYPH, GLYPH), np.float32))
+    assert p.shape == (0, 9) and p.dtype == np.float32
+
+
+@pytest.mark.parametrize("font", HERSHEY)
+def test_hershey_digits_through_the_glyph_function_read_right(font):
+    photo, corners = photo_of(draw_grid(ALL_DIGITS, font=font))
+    cells = extract_glyphs(photo, corners)
+    np.testing.assert_array_equal(cells.filled, ALL_DIGITS > 0)
+    read = builtin().read(cells.glyphs[cells.filled]).argmax(axis=1) + 1
+    np.testing.assert_array_equal(read, ALL_DIGITS[ALL_DIGITS > 0])
+
+
+def test_conv_matches_direct_convolution():
+    rng = np.random.default_rng(1)
+    x = rng.random((2, 6, 5, 3), dtype=np.float32)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)  # (Cout, Cin, ky, kx)
+    b = rng.standard_normal(4).astype(np.float32)
+    got = conv3x3_relu(x, w.transpose(1, 2, 3, 0).reshape(-1, 4), b)
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    want = np.zeros((2, 6, 5, 4), np.float32)
+    for i in range(6):
+        for j in range(5):
+            patch = xp[:, i : i + 3, j : j + 3, :]  # (N, ky, kx, Cin)
+            want[:, i, j] = np.einsum("nyxc,ocyx->no", patch, w) + b
+    np.testing.assert_allclose(got, np.maximum(want, 0), atol=1e-5)
+    assert max_pool2(got).shape == (2, 3, 2, 4)
+
+
+def test_model_file_loads_standalone():
+    from pipeline.recognize import MODEL_PATH
+
+    assert MODEL_PATH.stat().st_size < 5 * 1024 * 1024
+    assert NumpyCNN.load(MODEL_PATH).read(np.zeros((1, GLYPH, GLYPH), np.float32)).shape == (1, 9)
+
+
+@pytest.mark.skipif(not dataset.available(), reason="real photo dataset absent")
+def test_real_photo_cells_read_right():
+    from benchmarks.cells import load_photo, read_board, truth_board
+
+    chosen = [p for p in dataset.photos("train", held_out=False) if p.corners][:3]
+    for p in chosen:
+        cells = extract_glyphs(load_photo(p), np.array(p.corners, np.float32))
+        board = truth_board(p)
+        best = max(int((read_board(cells, builtin(), k) == board).sum()) for k in range(4))
+        assert best == 81, p.name
