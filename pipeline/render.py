@@ -29,7 +29,7 @@ def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
     target = 0.6 * height
     (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
     scale = target / max(h0, 1)
-    thickness = max(1, round(scale * 1.6))
+    thickness = max(1, round(scale * 1.3))
     (w, h), _ = cv2.getTextSize(str(digit), FONT, scale, thickness)
     origin = ((width - w) // 2, (height + h) // 2)
     cv2.putText(patch, str(digit), origin, FONT, scale, 255, thickness, cv2.LINE_AA)
