@@ -18,7 +18,7 @@ from pathlib import Path
 
 from benchmarks import dataset
 from pipeline.process import Job, Settings, process
-from solver import solve
+from solver import analyse, solve
 
 
 def evaluate(photos: list[dataset.Photo], settings: Settings, out: Path) -> dict:
@@ -35,6 +35,7 @@ def summarise(rows: list[tuple[dataset.Photo, dict]]) -> dict:
     """Counts per stage, the confusions (true -> read, 0 = empty) and timings."""
     confusions: Counter = Counter()
     cells_right = cells_total = grids = exact = solved_right = wrong_solutions = 0
+    plain_right = plain_wrong = corrected = corrected_right = 0
     statuses: Counter = Counter()
     seconds = []
     failures = []
@@ -51,11 +52,20 @@ def summarise(rows: list[tuple[dataset.Photo, dict]]) -> dict:
                 else:
                     confusions[(truth, read)] += 1
             exact += rec["board"] == photo.board
+        truth = solve(photo.board)
         if rec["status"] == "solved":
-            if rec["solution"] == solve(photo.board):
+            if rec["solution"] == truth:
                 solved_right += 1
             else:
                 wrong_solutions += 1
+        if rec["board"] is not None:  # what the board as read gives without correction
+            plain = analyse(rec["board"], max_nodes=20_000)
+            if plain.status == "solved":
+                plain_right += plain.solution == truth
+                plain_wrong += plain.solution != truth
+        if rec.get("corrections"):
+            corrected += 1
+            corrected_right += rec["status"] == "solved" and rec["solution"] == truth
         if rec["status"] != "solved" or board != photo.board:
             failures.append(f"{photo.name}: {rec['status']} ({rec['message']})")
     n = len(rows)
@@ -67,6 +77,10 @@ def summarise(rows: list[tuple[dataset.Photo, dict]]) -> dict:
         "cells_total": cells_total,
         "solved_right": solved_right,
         "wrong_solutions": wrong_solutions,
+        "plain_right": plain_right,
+        "plain_wrong": plain_wrong,
+        "corrected": corrected,
+        "corrected_right": corrected_right,
         "statuses": statuses,
         "confusions": confusions,
         "median_s": statistics.median(seconds) if seconds else 0.0,
@@ -97,6 +111,14 @@ def table(results: dict[str, dict]) -> str:
             f"{r['solved_right']:>4} ({100 * r['solved_right'] / n:5.1f}%) "
             f"{r['wrong_solutions']:>10} {r['median_s']:>9.3f} {r['p95_s']:>7.3f}"
         )
+    lines += ["", "correction (solved right / wrong solutions; photos corrected: how many right)"]
+    for name, r in results.items():
+        lines.append(
+            f"{name:<10} without: {r['plain_right']:>4} / {r['plain_wrong']}   "
+            f"with: {r['solved_right']:>4} / {r['wrong_solutions']}   "
+            f"corrected: {r['corrected']} ({r['corrected_right']} right, "
+            f"{r['corrected'] - r['corrected_right']} wrong)"
+        )
     return "\n".join(lines)
 
 
@@ -106,11 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--part", default="all", choices=["all", "held-out", "train"])
     parser.add_argument("--no-originals", action="store_true")
     parser.add_argument("--failures", action="store_true", help="list each failing photo")
+    parser.add_argument("--no-correct", action="store_true", help="turn correction off")
     args = parser.parse_args(argv)
     if not dataset.available():
         print("benchmarks.accuracy: no photo dataset at", dataset.PHOTOS, "- skipped")
         return 0
-    settings = Settings(engine=args.engine, timeout=0)
+    settings = Settings(engine=args.engine, timeout=0, correct=not args.no_correct)
     parts = {
         "held-out": dataset.photos("train", held_out=True),
         "train": dataset.photos("train", held_out=False),
