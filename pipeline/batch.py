@@ -16,6 +16,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+import cv2
+
 from .errors import UsageError
 from .load import is_image_name
 from .output import TEMP_PREFIX, output_path
@@ -62,9 +64,11 @@ def _exit_on_term(signum: int, frame: object) -> None:
 
 
 def _start_worker(engine: str) -> None:
-    """Worker set-up: leave Ctrl-C to the parent, exit cleanly on SIGTERM, load the engine."""
+    """Worker set-up: leave Ctrl-C to the parent, exit cleanly on SIGTERM, one OpenCV thread
+    (the workers are the parallelism), load the engine."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_term)
+    cv2.setNumThreads(1)
     engine_named(engine)
 
 
@@ -88,7 +92,16 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
 
 
 def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
-    context = multiprocessing.get_context("fork" if os.name == "posix" else "spawn")
+    """Worker processes started from a clean fork server that has imported the pipeline.
+
+    Forking the main process itself is unsafe once it has used OpenCV (its thread pool's
+    locks are copied mid-use and a worker can hang); spawning is safe but re-imports
+    everything per worker. A fork server is both safe and quick."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["pipeline.process"])
+    else:
+        context = multiprocessing.get_context("spawn")
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,

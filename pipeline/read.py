@@ -63,19 +63,19 @@ def _confidence(probs: np.ndarray) -> float:
 def read_digits(
     cells: Cells, engine: Recognizer, exif_orientation: int = 1
 ) -> tuple[int, np.ndarray]:
-    """The quarter turns that make the board upright, and the (n_filled, 9) digit
-    probabilities of the filled cells (in square-frame order) read that way up.
+    """The quarter turns that make the board upright, and the (n, 9) digit probabilities
+    of the cells that hold a glyph (`has_glyph`, in square-frame order) read that way up.
 
     All filled glyphs are read once the way the EXIF tag says; a sample of the clearest
     glyphs is also read in the three other turns, and the turn in which the sample reads
     most confidently wins. The EXIF tag only breaks near-ties."""
-    filled = np.flatnonzero(cells.filled)
+    filled = np.flatnonzero(has_glyph(cells))
     glyphs = cells.glyphs[filled]
     preferred = EXIF_TURNS.get(exif_orientation, 0)
     if filled.size == 0:
         return preferred, np.zeros((0, 9), np.float32)
     judge = builtin()
-    sample = np.argsort(-cells.ink[filled], kind="stable")[:ORIENT_SAMPLE]
+    sample = np.argsort(-cells.ink[filled], kind="stable")[:ORIENT_SAMPLE]  # clearest first
     first = judge.read(_turned(glyphs, preferred))
     others = [k for k in range(4) if k != preferred]
     trial = judge.read(np.concatenate([_turned(glyphs[sample], k) for k in others]))
@@ -88,11 +88,17 @@ def read_digits(
     return turns, engine.read(_turned(glyphs, turns))
 
 
+def has_glyph(cells: Cells) -> np.ndarray:
+    """Cells worth reading: the filled ones, and doubtful empty ones whose faint glyph was
+    kept (their digit probabilities let correction restore a missed digit)."""
+    return cells.filled | (cells.glyphs.reshape(81, -1).max(axis=1) > 0)
+
+
 def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarray:
     """(81, 10) probabilities in the upright frame: P(empty) from the cell's ink, the digits
-    from the recognizer for filled cells (uniform for empty ones)."""
+    from the recognizer for cells with a glyph (uniform for blank ones)."""
     square = np.full((81, 9), 1.0 / 9)
-    square[cells.filled] = digits
+    square[has_glyph(cells)] = digits
     order = upright_order(turns)
     filled = cells.filled[order]
     clarity = np.clip(cells.ink[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)

@@ -74,3 +74,31 @@ def test_input_image_is_not_modified():
     copy = image.copy()
     render(image, reading_of(image, corners, PUZZLE), SOLUTION)
     assert np.array_equal(image, copy)
+
+
+@pytest.mark.parametrize("name", ["newspaper-640x480.jpg", "stale-exif-tag.jpg"])
+def test_real_photo_gets_every_empty_cell_filled_and_givens_untouched(name):
+    """On real photos (shipped in sample_images/), in the upright frame the digits say."""
+    from pathlib import Path
+
+    from pipeline.load import load_photo
+    from pipeline.read import read_board
+    from pipeline.recognize import builtin
+    from solver import solve
+
+    path = Path(__file__).resolve().parent.parent / "sample_images" / name
+    loaded = load_photo(path)
+    reading = read_board(loaded.pixels, builtin(), loaded.header.orientation)
+    solution = solve(reading.board)
+    assert solution is not None
+    annotated = render(loaded.pixels, reading, solution)
+    red = red_pixels(loaded.pixels, annotated)
+    changed = np.any(annotated != loaded.pixels, axis=2)
+    # Cell quads in the image frame, indexed by the square's own (unturned) cells.
+    masks = cell_masks(reading.corners, loaded.pixels.shape[:2], inset=0.2)
+    for upright, ch in enumerate(reading.board):
+        square_cell = int(reading.order[upright])
+        if ch == "0":
+            assert red[masks[square_cell]].sum() > 5, f"empty cell {upright} not filled"
+        else:
+            assert not changed[masks[square_cell]].any(), f"given {upright} drawn over"

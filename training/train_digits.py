@@ -268,7 +268,7 @@ def check_export(net, params, x) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=5000, help="synthetic photos")
-    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--warmup-epochs", type=int, default=2, help="synthetic-only first model")
     ap.add_argument("--real-weight", type=float, default=4.0, help="oversampling of real cells")
     ap.add_argument("--seed", type=int, default=0)
