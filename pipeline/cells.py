@@ -19,6 +19,7 @@ import numpy as np
 GLYPH = 28  # glyph side in px
 GLYPH_BOX = 20  # the larger side of the ink is scaled to this many px of the GLYPH
 SQUARE3 = np.ones((3, 3), np.uint8)
+FAINT = 0.15  # clarity from which an empty cell's faint glyph is still kept and read
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 
 
@@ -272,13 +273,15 @@ def read_cell(
     best = max(candidates, key=lambda i: stats[i][4])
     keep = [best] + [i for i in candidates if i != best and _near(stats[i], stats[best], w, h)]
     clarity = _clarity(_extent(stats[keep], w, h), contrast)
-    if clarity < 0.5:
+    if clarity < FAINT:
         return CellReading(empty.glyph, False, 0.49 * clarity)
     lookup = np.zeros(n, np.uint8)
     lookup[keep] = 1
-    mask = lookup[labels]
-    mask = cv2.dilate(mask, SQUARE3)
-    return CellReading(normalise_glyph(ink, mask), True, clarity)
+    mask = cv2.dilate(lookup[labels], SQUARE3)
+    glyph = normalise_glyph(ink, mask)
+    if clarity < 0.5:  # too faint to count as a digit; kept so correction can consider it
+        return CellReading(glyph, False, 0.49 * clarity)
+    return CellReading(glyph, True, clarity)
 
 
 def _extent(stats: np.ndarray, w: int, h: int) -> float:
