@@ -92,12 +92,16 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
 
 
 def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
-    """Worker processes started from a clean fork server that has imported the pipeline.
+    """Worker processes, forked directly when that is safe, else from a fork server.
 
-    Forking the main process itself is unsafe once it has used OpenCV (its thread pool's
-    locks are copied mid-use and a worker can hang); spawning is safe but re-imports
-    everything per worker. A fork server is both safe and quick."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
+    Forking copies only the calling thread: if this process runs other threads (OpenCV's
+    pool once it has been used, a progress bar), a lock they hold is copied held and a
+    worker can hang. A single-threaded process forks safely and quickest; otherwise a clean
+    fork server that has imported the pipeline is both safe and nearly as quick."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and _single_threaded():
+        context = multiprocessing.get_context("fork")
+    elif "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["pipeline.process"])
     else:
@@ -108,6 +112,14 @@ def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
         initializer=_start_worker,
         initargs=(settings.engine,),
     )
+
+
+def _single_threaded() -> bool:
+    """True when this process runs one OS thread (Linux /proc; False where unknown)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[dict]:
