@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import time
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ SINGLES = 60  # the most plausible single changes that pairs are built from
 MAX_BOARDS = 1500  # boards handed to the solver at most
 MAX_SECONDS = 1.0
 MAX_NODES = 2_000  # solver budget per tried board
+WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
+MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
 
 
 @dataclass(frozen=True)
@@ -94,32 +97,54 @@ def correct(
     max_boards: int = MAX_BOARDS,
     max_seconds: float = MAX_SECONDS,
 ) -> Corrected | None:
-    """The most probable board within two changes that has exactly one solution, or None."""
+    """The most probable board within two changes that has exactly one solution, or None.
+
+    Every uniquely solvable board found within WINDOW nats of the best one votes for its
+    solution with its probability; a fix is returned only when one solution has at least
+    MIN_SHARE of the votes. When rival fixes give different solutions about as likely,
+    the photo does not say which is right, and guessing would print a wrong solution."""
     deadline = time.perf_counter() + max_seconds
     clash_cells = {c for conflict in conflicts(board) for c in conflict.cells}
     tried = 0
-    for _, changes in candidate_changes(board, probabilities):
-        cells = {cell for _, cell, _ in changes}
-        if clash_cells and not cells & clash_cells:
+    votes: dict[str, float] = {}
+    first_for: dict[str, tuple] = {}  # the most probable board for each solution
+    best_cost = None
+    for cost, changes in candidate_changes(board, probabilities):
+        if best_cost is not None and cost > best_cost + WINDOW:
+            break
+        if tried >= max_boards or time.perf_counter() > deadline:
+            break
+        if clash_cells and not {cell for _, cell, _ in changes} & clash_cells:
             continue  # leaves a conflict in place
-        cand = list(board)
-        for _, cell, value in changes:
-            cand[cell] = value
-        candidate = "".join(cand)
+        candidate = _apply(board, changes)
         if conflicts(candidate):
             continue
         tried += 1
         outcome = analyse(candidate, limit=2, max_nodes=MAX_NODES)
-        if outcome.status == "solved":
-            fixes = tuple(
-                Correction(cell, board[cell], value, float(probabilities[cell, int(value)]))
-                for _, cell, value in sorted(changes, key=lambda c: c[1])
-            )
-            return Corrected(candidate, fixes, outcome)
-        if tried >= max_boards or time.perf_counter() > deadline:
-            return None
-    return None
+        if outcome.status != "solved":
+            continue
+        best_cost = cost if best_cost is None else best_cost
+        votes[outcome.solution] = votes.get(outcome.solution, 0.0) + math.exp(-cost)
+        first_for.setdefault(outcome.solution, (changes, candidate, outcome))
+    if not votes:
+        return None
+    winner = max(votes, key=votes.__getitem__)
+    if votes[winner] < MIN_SHARE * sum(votes.values()):
+        return None  # rival fixes give other solutions about as likely: ambiguous
+    changes, candidate, outcome = first_for[winner]
+    fixes = tuple(
+        Correction(cell, board[cell], value, float(probabilities[cell, int(value)]))
+        for _, cell, value in sorted(changes, key=lambda c: c[1])
+    )
+    return Corrected(candidate, fixes, outcome)
 
+
+def _apply(board: str, changes: tuple) -> str:
+    """The board with each (cost, cell, value) change made."""
+    cells = list(board)
+    for _, cell, value in changes:
+        cells[cell] = value
+    return "".join(cells)
 
 
 def settle(

@@ -88,3 +88,23 @@ def test_bounded_time_on_hopeless_boards():
     start = time.perf_counter()
     settle(board, probs)
     assert time.perf_counter() - start < 3.0
+
+
+def test_an_ambiguous_fix_is_refused():
+    """A missed given that could be either of two digits, each giving its own solution."""
+    from solver.search import find_solutions
+
+    for cell, ch in enumerate(PUZZLE):
+        if ch == "0":
+            continue
+        board = PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :]
+        found, _ = find_solutions(board, 2)
+        if len(found) == 2 and found[0][cell] != found[1][cell]:
+            break
+    probs = confident(board)
+    probs[cell] = 0.0
+    probs[cell, 0] = 0.4
+    probs[cell, int(found[0][cell])] = 0.3
+    probs[cell, int(found[1][cell])] = 0.3
+    used, fixes, outcome = settle(board, probs)
+    assert fixes == () and outcome.status == "multiple"
