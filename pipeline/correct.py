@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import Outcome, analyse, conflicts
+from solver.search import SearchLimit, find_solutions
 from solver.units import cell_name
 
 FLOOR = 1e-3  # readings less probable than this are never tried
@@ -160,3 +161,15 @@ def settle(
     if fixed is None:
         return board, (), outcome
     return fixed.board, fixed.corrections, fixed.outcome
+
+
+def disputed_blanks(board: str) -> list[int]:
+    """Empty cells where two solutions of a board with several disagree: a missed given
+    that would make the solution unique must be one of them."""
+    try:
+        found, _ = find_solutions(board, 2, max_nodes=MAX_NODES)
+    except SearchLimit:
+        return []
+    if len(found) < 2:
+        return []
+    return [c for c in range(81) if board[c] == "0" and found[0][c] != found[1][c]]

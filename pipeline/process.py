@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .correct import board_probability, settle
+from .correct import board_probability, disputed_blanks, settle
 from .errors import MissingDependency, SnapsolveError
 from .load import DEFAULT_MAX_PIXELS, load_photo
 from .output import encode, write_atomically
-from .read import read_board
+from .read import read_board, reread_blanks
 from .recognize import Recognizer
 from .render import render
 
@@ -127,10 +127,13 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     engine = engine_named(settings.engine)
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
-    board, corrections, outcome = settle(
-        reading.board, reading.probabilities, settings.correct, MAX_SEARCH_NODES
-    )
-    confidence = board_probability(board, reading.probabilities)
+    probs = reading.probabilities
+    board, corrections, outcome = settle(reading.board, probs, settings.correct,
+                                         MAX_SEARCH_NODES)
+    if outcome.status == "multiple" and settings.correct:  # a digit missed: look again
+        probs = reread_blanks(reading, disputed_blanks(reading.board))
+        board, corrections, outcome = settle(reading.board, probs, True, MAX_SEARCH_NODES)
+    confidence = board_probability(board, probs)
     fields: dict[str, Any] = {
         "board": reading.board,
         "givens": sum(ch != "0" for ch in board),

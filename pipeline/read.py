@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-from .cells import Cells, extract_glyphs
+from .cells import Cells, cell_windows, central_peak, extract_glyphs, ink_map, normalise_glyph
 from .errors import NoGrid
 from .grid import find_grid
 from .recognize import Recognizer, builtin
@@ -134,3 +135,47 @@ def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1)
     read = [probs[i, int(ch)] for i, ch in enumerate(board) if ch != "0"]
     confidence = float(np.mean(read)) if read else 0.0
     return Reading(board, probs, corners, cells, turns, confidence)
+
+
+def reread_blanks(reading: Reading, cells: list[int]) -> np.ndarray:
+    """Probabilities with the given blank cells (upright indices) read again, closely.
+
+    Used when the board has several solutions: a faint or thin digit was probably taken for
+    an empty cell, and it must be one of the cells where the solutions disagree. Each such
+    cell's strongest central ink is cut out as a glyph whatever its size, read by the builtin
+    recognizer, and weighed by how its ink compares with the printed digits' ink."""
+    probs = reading.probabilities.copy()
+    if not cells:
+        return probs
+    square = reading.cells.square
+    ink = ink_map(square)
+    windows = list(cell_windows(reading.cells.lattice, square.shape[0]))
+    crops = [ink[y0:y1, x0:x1] for _, _, y0, y1, x0, x1 in windows]
+    printed = [central_peak(crops[i]) for i in np.flatnonzero(reading.cells.filled)]
+    level = float(np.median(printed)) if printed else 1.0
+    order = reading.order
+    glyphs, weights = [], []
+    for cell in cells:
+        crop = crops[int(order[cell])]
+        peak = central_peak(crop)
+        glyphs.append(_turned(_central_glyph(crop, peak)[None], reading.turns)[0])
+        weights.append(float(np.clip(peak / max(level, 1e-6), INK_FLOOR, 0.5)))
+    digits = builtin().read(np.stack(glyphs))
+    for cell, weight, row in zip(cells, weights, digits, strict=True):
+        probs[cell, 0] = 1.0 - weight
+        probs[cell, 1:] = weight * row
+    return probs
+
+
+def _central_glyph(crop: np.ndarray, peak: float) -> np.ndarray:
+    """The ink component nearest the cell's centre, above half the central peak, as a glyph."""
+    binary = (crop > 0.5 * peak).astype(np.uint8) if peak > 0 else np.zeros_like(crop, np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if n <= 1:
+        return np.zeros((28, 28), np.float32)
+    h, w = crop.shape
+    centre = np.array([w / 2, h / 2])
+    distance = np.linalg.norm(centroids[1:] - centre, axis=1) / max(h, w)
+    size = stats[1:, cv2.CC_STAT_AREA]
+    best = 1 + int(np.argmin(distance - 0.001 * size))
+    return normalise_glyph(crop, (labels == best).astype(np.uint8))

@@ -85,6 +85,9 @@ class NumpyCNN:
     name = "cnn-numpy"
 
     def __init__(self, params: dict[str, np.ndarray]):
+        params = dict(params)
+        # temperature fitted on real training cells (training/calibrate.py): logits / T
+        self.temperature = float(np.asarray(params.pop("temperature", 1.0)).reshape(-1)[0])
         p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
         cin = 1
         for i in range(1, CONV_LAYERS + 1):
@@ -112,7 +115,8 @@ class NumpyCNN:
         glyphs = np.asarray(glyphs, np.float32)
         if glyphs.shape[0] == 0:
             return np.zeros((0, 9), np.float32)
-        return softmax(self.logits(glyphs).astype(np.float64)).astype(np.float32)
+        scores = self.logits(glyphs).astype(np.float64) / self.temperature
+        return softmax(scores).astype(np.float32)
 
 
 @functools.cache
