@@ -7,7 +7,9 @@ Its character boxes (not its text: with a whitelist the LSTM engine drops the sp
 the text cannot be split back into tiles) are mapped to tiles by their centres. A tile
 left unread, or read as more than one character, is retried alone as a single character
 (`--psm 10`), first with the whitelist and then without it, keeping the answer if it is
-one digit 1-9; the retried tiles go as the pages of one TIFF, so a photo costs at most
+one digit 1-9. Tiles the tiled call read as a SUSPECT digit (6: in a line, bold 8s
+come out as 6) are re-read alone in the first retry too, and the lone read wins. The
+retried tiles go as the pages of one TIFF, so a photo costs at most
 three tesseract processes, however many tiles need a second look.
 
 Probabilities: tesseract gives no usable confidence for this, so each row is built from
@@ -35,12 +37,18 @@ import pytesseract
 
 from pipeline.errors import EngineFailure, MissingDependency
 
-TILE = 56  # side of one glyph's white tile in the image given to tesseract
+TILE = 72  # side of one glyph's white tile in the image given to tesseract
 TILES_PER_ROW = 9
 TILES_PER_CALL = TILES_PER_ROW * TILES_PER_ROW
-DIGIT_HEIGHT = 24  # px: the digit's larger side as tesseract sees it
+DIGIT_HEIGHT = 40  # px: the digit's larger side as tesseract sees it
+SHARPEN = 2.5  # unsharp-mask amount applied to the upscaled glyph ...
+SHARPEN_SIGMA = 4.0  # ... with this Gaussian sigma (px at DIGIT_HEIGHT)
+INK_LEVEL = 0.5  # sharpened ink above this is the digit
+STROKE = 0.15  # strokes thicker than this x DIGIT_HEIGHT are eroded down to it
+EDGE_BLUR = 0.7  # px: Gaussian sigma that anti-aliases the thresholded digit
 GLYPH_BOX = 20  # px: the digit's larger side in a normalised glyph (pipeline.cells)
 DIGITS = "123456789"
+SUSPECT = "6"  # digits the tiled read gives wrongly often enough to be checked alone
 P_TILED = 0.9  # probability given to a digit read in the tiled call
 P_RETRY = 0.8  # ... read only when its tile was retried alone
 TILED_TIMEOUT = 20.0  # s
@@ -118,13 +126,34 @@ def check_installation() -> None:
         )
 
 
+def stroke_width(mask: np.ndarray) -> float:
+    """Typical stroke width (px) of a binary mask: twice the median distance-to-background
+    along the strokes' ridges (local maxima of the distance transform)."""
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    ridge = dist[(dist > 0) & (dist >= cv2.dilate(dist, np.ones((3, 3), np.uint8)))]
+    return 2.0 * float(np.median(ridge)) if ridge.size else 0.0
+
+
 def printed_digit(glyph: np.ndarray) -> np.ndarray:
     """TILE x TILE uint8: a normalised glyph (ink bright) as a dark-on-white printed digit
-    about DIGIT_HEIGHT px high, centred in white padding."""
+    about DIGIT_HEIGHT px high, centred in white padding.
+
+    Photographed glyphs are small and blurred, so bold digits lose their counters (the
+    holes of 8, 6, 9, 4) and tesseract reads 8 as 6, 5 as 6 or 3. The glyph is upscaled
+    (cubic), sharpened (unsharp mask, which reopens faint holes), thresholded, thinned to a
+    normal print weight (eroded down to STROKE x DIGIT_HEIGHT if its strokes are thicker)
+    and lightly anti-aliased.
+    """
     ink = np.clip(np.asarray(glyph, np.float32), 0.0, 1.0)
     side = round(ink.shape[0] * DIGIT_HEIGHT / GLYPH_BOX)
     ink = cv2.resize(ink, (side, side), interpolation=cv2.INTER_CUBIC)
-    ink = np.clip((ink - 0.15) / 0.6, 0.0, 1.0)  # crisp edges, no grey haze
+    ink = ink + SHARPEN * (ink - cv2.GaussianBlur(ink, (0, 0), SHARPEN_SIGMA))
+    mask = (ink > INK_LEVEL).astype(np.uint8)
+    excess = round((stroke_width(mask) - STROKE * DIGIT_HEIGHT) / 2)
+    if excess > 0:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * excess + 1, 2 * excess + 1))
+        mask = cv2.erode(mask, disc)
+    ink = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), EDGE_BLUR)
     tile = np.full((TILE, TILE), 255, np.uint8)
     off = (TILE - side) // 2
     tile[off : off + side, off : off + side] = np.round(255 * (1.0 - ink)).astype(np.uint8)
@@ -210,11 +239,14 @@ class TesseractRecognizer:
         sure = [P_TILED] * len(tiles)
         for extra in (WHITELIST_ARGS, ()):  # digits only first, then any character
             unread = [i for i, digit in enumerate(digits) if digit is None]
-            if not unread:
-                break
-            retried = self.read_alone([tiles[i] for i in unread], extra)
-            for i, digit in zip(unread, retried, strict=True):
-                if digit is not None:
+            # In the tiled read, bold 8s come out as 6; alone they are read right, so
+            # tiles read as a SUSPECT digit get a second look in the same process.
+            suspect = [i for i, d in enumerate(digits) if d and d in SUSPECT] if extra else []
+            if not unread + suspect:
+                continue
+            retried = self.read_alone([tiles[i] for i in unread + suspect], extra)
+            for i, digit in zip(unread + suspect, retried, strict=True):
+                if digit is not None and digit != digits[i]:
                     digits[i], sure[i] = digit, P_RETRY
         return digits, sure
 
