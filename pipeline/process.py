@@ -128,9 +128,9 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
     probs = reading.probabilities
-    board, corrections, outcome = settle(reading.board, probs, settings.correct,
-                                         MAX_SEARCH_NODES)
-    if outcome.status == "multiple" and settings.correct:  # a digit missed: look again
+    correcting = settings.correct and engine.calibrated
+    board, corrections, outcome = settle(reading.board, probs, correcting, MAX_SEARCH_NODES)
+    if outcome.status == "multiple" and correcting:  # a digit missed: look again
         probs = reread_blanks(reading, disputed_blanks(reading.board))
         board, corrections, outcome = settle(reading.board, probs, True, MAX_SEARCH_NODES)
     confidence = board_probability(board, probs)

@@ -27,6 +27,7 @@ class Recognizer(Protocol):
     """Reads glyphs as digits."""
 
     name: str
+    calibrated: bool  # probabilities mean what they say: correction may rely on them
 
     def read(self, glyphs: np.ndarray) -> np.ndarray:
         """(N, GLYPH, GLYPH) float32 glyphs -> (N, 9) float32 probabilities of digits 1..9
@@ -83,6 +84,7 @@ class NumpyCNN:
     """The trained digit CNN, inference in NumPy float32."""
 
     name = "cnn-numpy"
+    calibrated = True  # temperature fitted on real cells (training/calibrate.py)
 
     def __init__(self, params: dict[str, np.ndarray]):
         params = dict(params)

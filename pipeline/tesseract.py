@@ -211,6 +211,7 @@ class TesseractRecognizer:
     """The Recognizer contract on top of the tesseract program (checked at construction)."""
 
     name = "tesseract"
+    calibrated = False  # fixed stand-in probabilities: no basis for correcting misreads
 
     def __init__(self, tiled_timeout: float = TILED_TIMEOUT, retry_timeout: float = RETRY_TIMEOUT):
         check_installation()
