@@ -30,6 +30,9 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.accuracy
 	$(BIN)/python -m benchmarks.speed
 	$(BIN)/python -m benchmarks.batch
+	$(BIN)/python -m benchmarks.memory
+	$(BIN)/python -m benchmarks.grid
+	$(BIN)/python -m benchmarks.cells
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
