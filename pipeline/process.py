@@ -23,7 +23,7 @@ from .recognize import Recognizer
 from .render import render
 
 STATUSES = ("solved", "unreadable", "no_grid", "invalid", "unsolvable", "multiple", "skipped",
-            "error")
+            "error")  # every record's status is one of these (the JSON schema)
 MAX_SEARCH_NODES = 20_000  # a misread board must not search for long
 DEFAULT_TIMEOUT = 60.0
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it

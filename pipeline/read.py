@@ -12,7 +12,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .cells import Cells, cell_windows, central_peak, extract_glyphs, ink_map, normalise_glyph
+from .cells import (
+    GLYPH,
+    Cells,
+    cell_windows,
+    central_peak,
+    extract_glyphs,
+    ink_map,
+    normalise_glyph,
+)
 from .errors import NoGrid
 from .grid import find_grid
 from .recognize import Recognizer, builtin
@@ -48,7 +56,7 @@ def upright_order(turns: int) -> np.ndarray:
 
 def turned_glyphs(glyphs: np.ndarray, turns: int) -> np.ndarray:
     """Glyphs of the upright board's cells, each turned upright."""
-    return np.rot90(glyphs[upright_order(turns)], turns, axes=(1, 2))
+    return _turned(glyphs[upright_order(turns)], turns)
 
 
 def _turned(glyphs: np.ndarray, turns: int) -> np.ndarray:
@@ -172,7 +180,7 @@ def _central_glyph(crop: np.ndarray, peak: float) -> np.ndarray:
     binary = (crop > 0.5 * peak).astype(np.uint8) if peak > 0 else np.zeros_like(crop, np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
     if n <= 1:
-        return np.zeros((28, 28), np.float32)
+        return np.zeros((GLYPH, GLYPH), np.float32)
     h, w = crop.shape
     centre = np.array([w / 2, h / 2])
     distance = np.linalg.norm(centroids[1:] - centre, axis=1) / max(h, w)

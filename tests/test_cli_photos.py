@@ -6,12 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from pipeline.process import STATUSES
 from tests.synth import PUZZLE, SOLUTION, photo
 
 KEYS = {"input", "status", "board", "solution", "output", "message", "seconds"}
-STATUSES = {"solved", "unreadable", "no_grid", "invalid", "unsolvable", "multiple", "skipped",
-            "error"}
-
 
 def write(path, image):
     assert cv2.imwrite(str(path), image)

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 import pipeline  # noqa: E402,F401  (single-thread BLAS before numpy work)
 from benchmarks import dataset  # noqa: E402
 from pipeline.load import load_photo  # noqa: E402
-from pipeline.read import read_board  # noqa: E402
+from pipeline.read import read_board, turned_glyphs  # noqa: E402
 from pipeline.recognize import MODEL_PATH, builtin  # noqa: E402
 
 
@@ -42,7 +42,7 @@ def training_cells() -> tuple[np.ndarray, np.ndarray]:
             continue
         if sum(a == b for a, b in zip(reading.board, photo.board, strict=True)) < 75:
             continue  # grid or orientation wrong: not a digit-reading sample
-        glyphs = np.rot90(reading.cells.glyphs[reading.order], reading.turns, axes=(1, 2))
+        glyphs = turned_glyphs(reading.cells.glyphs, reading.turns)
         keep = [i for i in range(81) if photo.board[i] != "0" and glyphs[i].max() > 0]
         logits.append(model.logits(glyphs[keep]))
         labels.append(np.array([int(photo.board[i]) - 1 for i in keep]))
