@@ -30,6 +30,8 @@ EXIF_TURNS = {1: 0, 3: 2, 6: 3, 8: 1}  # EXIF orientation -> quarter turns (np.r
 EXIF_TIE = 0.05  # mean log-probability margin under which the EXIF tag decides
 ORIENT_SAMPLE = 12  # glyphs read in every turn to judge the orientation
 INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
+FLAT = 0.6  # upright ink less tall than this times its width is not a digit
+FLAT_DOUBT = 0.2  # how much of its clarity such ink keeps (correction may still use it)
 
 
 @dataclass(frozen=True)
@@ -109,13 +111,25 @@ def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarr
     square = np.full((81, 9), 1.0 / 9)
     square[has_glyph(cells)] = digits
     order = upright_order(turns)
-    filled = cells.filled[order]
+    flat = np.array([_flat(g) for g in turned_glyphs(cells.glyphs, turns)])
+    filled = cells.filled[order] & ~flat
     clarity = np.clip(cells.ink[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)
+    clarity[flat] *= FLAT_DOUBT
     p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
     probs = np.empty((81, 10))
     probs[:, 0] = 1.0 - p_digit
     probs[:, 1:] = square[order] * p_digit[:, None]
     return probs
+
+
+def _flat(glyph: np.ndarray) -> bool:
+    """Ink much wider than tall, seen upright: a dash or a line of caption text that crept
+    into the cell, never a printed digit (digits are taller than wide in every face)."""
+    rows = np.flatnonzero(glyph.max(axis=1) > 0.25)
+    cols = np.flatnonzero(glyph.max(axis=0) > 0.25)
+    if rows.size == 0:
+        return False
+    return bool(rows[-1] - rows[0] + 1 < FLAT * (cols[-1] - cols[0] + 1))
 
 
 def board_from(probabilities: np.ndarray) -> str:

@@ -65,3 +65,14 @@ def test_real_photos_with_stale_exif_tags_are_read_upright():
             reading = read_board(loaded.pixels, builtin(), loaded.header.orientation)
             right = sum(a == b for a, b in zip(reading.board, sample.board, strict=True))
             assert right >= 79, sample.name
+
+
+def test_flat_ink_is_not_taken_for_a_digit():
+    """A line of caption text creeping into a cell is wider than tall; digits never are."""
+    from pipeline.read import _flat
+
+    caption = np.zeros((28, 28), np.float32)
+    caption[12:16, 4:24] = 1.0
+    one = np.zeros((28, 28), np.float32)
+    one[4:24, 12:15] = 1.0
+    assert _flat(caption) and not _flat(one) and not _flat(np.zeros((28, 28), np.float32))
