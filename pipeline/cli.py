@@ -134,6 +134,9 @@ def _main(
     if not paths:
         raise UsageError("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
     planned = plan(paths, output)
+    if not planned:
+        typer.echo("snapsolve: no photos found in the paths given; nothing to do", err=True)
+        return EXIT_OK
     if output is not None:
         check_writable(output)
     if report_file is not None:
@@ -154,7 +157,7 @@ def _main(
     return EXIT_OK if solved else EXIT_NOT_SOLVED
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the command and exits with its documented code
     (click's own usage errors would exit with 2, which here means 'not solved')."""
     try:

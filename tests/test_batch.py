@@ -120,3 +120,9 @@ def test_interrupt_stops_cleanly_without_partial_files(tmp_path):
     assert not [p for p in folder.iterdir() if p.name.startswith(".snapsolve-")]
     for done in folder.glob("*.solved.png"):
         assert cv2.imread(str(done)) is not None  # every output is whole
+
+
+def test_a_folder_without_photos_says_so(cli, tmp_path):
+    (tmp_path / "notes.txt").write_text("no photos here")
+    run = cli(tmp_path)
+    assert run.code == 0 and "no photos found" in run.err
