@@ -149,12 +149,17 @@ def _apply(board: str, changes: tuple) -> str:
 
 
 def settle(
-    board: str, probabilities: np.ndarray, enabled: bool = True, max_nodes: int = 20_000
+    board: str,
+    probabilities: np.ndarray,
+    enabled: bool = True,
+    max_nodes: int = 20_000,
+    outcome: Outcome | None = None,
 ) -> tuple[str, tuple[Correction, ...], Outcome]:
-    """Solve the board as read; only when it is not uniquely solvable (and correction is
-    enabled), look for the most probable board that is. Returns the board used, the
-    corrections made and the solver's outcome."""
-    outcome = analyse(board, limit=2, max_nodes=max_nodes)
+    """Solve the board as read (unless its `outcome` is already known); only when it is not
+    uniquely solvable (and correction is enabled), look for the most probable board that
+    is. Returns the board used, the corrections made and the solver's outcome."""
+    if outcome is None:
+        outcome = analyse(board, limit=2, max_nodes=max_nodes)
     if outcome.status == "solved" or not enabled:
         return board, (), outcome
     fixed = correct(board, probabilities)

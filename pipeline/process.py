@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from solver import analyse
+
 from .correct import board_probability, disputed_blanks, settle
 from .errors import MissingDependency, SnapsolveError
 from .load import DEFAULT_MAX_PIXELS, load_photo
@@ -127,12 +129,12 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     engine = engine_named(settings.engine)
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
-    probs = reading.probabilities
     correcting = settings.correct and engine.calibrated
-    board, corrections, outcome = settle(reading.board, probs, correcting, MAX_SEARCH_NODES)
+    outcome = analyse(reading.board, limit=2, max_nodes=MAX_SEARCH_NODES)
+    probs = reading.probabilities
     if outcome.status == "multiple" and correcting:  # a digit missed: look again
         probs = reread_blanks(reading, disputed_blanks(reading.board))
-        board, corrections, outcome = settle(reading.board, probs, True, MAX_SEARCH_NODES)
+    board, corrections, outcome = settle(reading.board, probs, correcting, outcome=outcome)
     confidence = board_probability(board, probs)
     fields: dict[str, Any] = {
         "board": reading.board,

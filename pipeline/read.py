@@ -80,13 +80,13 @@ def read_digits(
     All filled glyphs are read once the way the EXIF tag says; a sample of the clearest
     glyphs is also read in the three other turns, and the turn in which the sample reads
     most confidently wins. The EXIF tag only breaks near-ties."""
-    filled = np.flatnonzero(has_glyph(cells))
-    glyphs = cells.glyphs[filled]
+    readable = np.flatnonzero(has_glyph(cells))
+    glyphs = cells.glyphs[readable]
     preferred = EXIF_TURNS.get(exif_orientation, 0)
-    if filled.size == 0:
+    if readable.size == 0:
         return preferred, np.zeros((0, 9), np.float32)
     judge = builtin()
-    sample = np.argsort(-cells.ink[filled], kind="stable")[:ORIENT_SAMPLE]  # clearest first
+    sample = np.argsort(-cells.ink[readable], kind="stable")[:ORIENT_SAMPLE]  # clearest first
     first = judge.read(_turned(glyphs, preferred))
     others = [k for k in range(4) if k != preferred]
     trial = judge.read(np.concatenate([_turned(glyphs[sample], k) for k in others]))
