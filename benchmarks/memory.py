@@ -19,12 +19,13 @@ from pathlib import Path
 from benchmarks import dataset
 
 
-def bomb(path: Path, side: int = 30000) -> None:
-    """A PNG of a few hundred bytes whose header claims side x side pixels."""
-    ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+def png_header_only(width: int, height: int) -> bytes:
+    """A PNG of a few dozen bytes whose header claims width x height pixels: the first bytes
+    of a decompression bomb (also used by the tests)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
     chunk = b"IHDR" + ihdr
     body = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + body)
+    return b"\x89PNG\r\n\x1a\n" + body
 
 
 def main() -> int:
@@ -37,7 +38,7 @@ def main() -> int:
         folder.mkdir()
         for photo in sorted(originals.glob("*.jpg")):
             (folder / photo.name).symlink_to(photo)
-        bomb(folder / "bomb.png")
+        (folder / "bomb.png").write_bytes(png_header_only(30000, 30000))
         cmd = [sys.executable, "-m", "pipeline.cli", "--json", "--jobs", "2", "--output",
                str(Path(tmp) / "out"), str(folder)]
         done = subprocess.run(cmd, capture_output=True, text=True)

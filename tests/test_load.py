@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import struct
-import zlib
 
 import cv2
 import numpy as np
 import pytest
 
+from benchmarks.memory import png_header_only
 from pipeline.errors import UnreadableImage
 from pipeline.load import is_image_name, load_photo, read_header
-
-
-def _png_header_only(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims a huge size (a decompression bomb's first bytes)."""
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    chunk = b"IHDR" + ihdr
-    body = struct.pack(">I", len(ihdr)) + chunk + struct.pack(">I", zlib.crc32(chunk))
-    return b"\x89PNG\r\n\x1a\n" + body
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png", ".bmp", ".tif", ".webp"])
@@ -33,7 +25,7 @@ def test_header_size_matches_the_image(tmp_path, ext):
 
 def test_decompression_bomb_is_refused_from_its_header(tmp_path):
     path = tmp_path / "bomb.png"
-    path.write_bytes(_png_header_only(30000, 30000))
+    path.write_bytes(png_header_only(30000, 30000))
     with pytest.raises(UnreadableImage, match="megapixels"):
         load_photo(path)
 

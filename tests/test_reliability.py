@@ -16,11 +16,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks.memory import png_header_only
 from pipeline.errors import UnreadableImage
 from pipeline.load import load_photo
 from solver import analyse, parse
 from tests.synth import PUZZLE, photo
-from tests.test_load import _png_header_only
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def junk_folder(root: Path) -> dict[str, set[str]]:
     put("text.jpg", b"shopping list: eggs, milk", {"unreadable"})
     put("truncated.jpg", jpeg[: len(jpeg) // 3], {"no_grid", "invalid", "unsolvable",
                                                      "multiple", "solved"})
-    put("bomb.png", _png_header_only(30000, 30000), {"unreadable"})
+    put("bomb.png", png_header_only(30000, 30000), {"unreadable"})
     ok, blank = cv2.imencode(".png", np.full((480, 640, 3), 250, np.uint8))
     put("blank.png", blank.tobytes(), {"no_grid"})
     noise = np.random.default_rng(0).integers(0, 255, (480, 640, 3), dtype=np.uint8)
@@ -128,7 +128,7 @@ def test_memory_stays_bounded_on_big_photos(tmp_path):
     big, _ = photo(size=(4032, 3024))
     for i in range(3):
         cv2.imwrite(str(tmp_path / f"big{i}.jpg"), big)
-    (tmp_path / "bomb.png").write_bytes(_png_header_only(30000, 30000))
+    (tmp_path / "bomb.png").write_bytes(png_header_only(30000, 30000))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     subprocess.run([sys.executable, "-m", "pipeline.cli", "--json", "--jobs", "2",
                     str(tmp_path)], capture_output=True, env=env, timeout=300)
