@@ -58,29 +58,32 @@ def _square_corners(size: int) -> np.ndarray:
     return np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
 
 
-def _shrunk_region(
+def _grid_region(
     image: np.ndarray, corners: np.ndarray, size: int
-) -> tuple[np.ndarray, tuple[float, float], np.ndarray]:
-    """The grid's bounding region, area-averaged down when it is far larger than the square.
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's bounding region in grey, area-averaged down when it is far larger than
+    the square, and the 3x3 affine that maps image coordinates into it.
 
-    warpPerspective samples with bilinear interpolation, which aliases thin strokes when a
-    12 MP photo is shrunk ~8x; pre-shrinking with INTER_AREA keeps them. Returns the region
-    and the affine (scale, offset) that maps image coordinates into it.
+    Only the region is converted to grey (3x less to warp than colour). warpPerspective
+    samples bilinearly, which aliases thin strokes when a 12 MP photo is shrunk ~8x;
+    pre-shrinking with INTER_AREA keeps them. The region reaches the image's edge wherever
+    the grid does, so the warp's replicated border is the image's own.
     """
     h, w = image.shape[:2]
     x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 3
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, w), min(y1, h)
+    x0, y0 = min(max(x0, 0), w - 1), min(max(y0, 0), h - 1)
+    x1, y1 = max(min(x1, w), x0 + 1), max(min(y1, h), y0 + 1)
+    region = to_grey(image[y0:y1, x0:x1])
     side = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
     scale = 1.5 * size / max(side, 1.0)
-    if scale >= 0.5 or x1 - x0 < 4 or y1 - y0 < 4:
-        return image, (1.0, 1.0), np.zeros(2, np.float32)
-    region = image[y0:y1, x0:x1]
-    out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
-    small = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA)
-    sx, sy = out_w / (x1 - x0), out_h / (y1 - y0)
-    return small, (sx, sy), np.array([x0, y0], np.float32)
+    sx = sy = 1.0
+    if scale < 0.5 and x1 - x0 >= 4 and y1 - y0 >= 4:
+        out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
+        region = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA)
+        sx, sy = out_w / (x1 - x0), out_h / (y1 - y0)
+    to_region = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
+    return region, to_region
 
 
 def warp_grid(
@@ -89,21 +92,16 @@ def warp_grid(
     """Grey square (size x size) of the grid seen from the front, and the 3x3 homography
     image->square."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)
-    dst = _square_corners(size)
-    homography = cv2.getPerspectiveTransform(corners, dst)
-    source, scale, offset = _shrunk_region(image, corners, size)
-    if source is image:
-        warp = homography
-    else:
-        sx, sy = scale
-        to_region = np.array(
-            [[sx, 0, -offset[0] * sx], [0, sy, -offset[1] * sy], [0, 0, 1]], np.float64
-        )
-        warp = homography @ np.linalg.inv(to_region)
+    homography = cv2.getPerspectiveTransform(corners, _square_corners(size))
+    region, to_region = _grid_region(image, corners, size)
     square = cv2.warpPerspective(
-        source, warp, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        region,
+        homography @ np.linalg.inv(to_region),
+        (size, size),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
     )
-    return to_grey(square), homography.astype(np.float64)
+    return square, homography.astype(np.float64)
 
 
 def ink_map(square: np.ndarray) -> np.ndarray:
@@ -111,12 +109,11 @@ def ink_map(square: np.ndarray) -> np.ndarray:
 
     The paper is the grey closed by a square wider than any stroke: strokes vanish while
     smooth light falloff (shadows, vignetting) is kept, so it does not read as ink."""
-    grey = square.astype(np.float32)
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
-    paper = cv2.morphologyEx(
-        grey, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    )
-    paper = cv2.blur(paper, (5, 5))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
+    paper = cv2.blur(paper.astype(np.float32), (5, 5))
+    grey = square.astype(np.float32)
     return np.clip((paper - grey) / (paper + 8.0), 0.0, 1.0)
 
 
@@ -209,103 +206,302 @@ def digit_level(peaks: np.ndarray, stroke: float) -> float:
 
 def _quantile(values: np.ndarray, q: float) -> float:
     """np.percentile(values, 100 q) (linear interpolation) without its overhead."""
-    pos = q * (values.size - 1)
-    lo = int(pos)
-    hi = min(lo + 1, values.size - 1)
-    part = np.partition(values.ravel(), [lo, hi])
-    return float(part[lo] + (pos - lo) * (part[hi] - part[lo]))
+    return _quantiles(values, (q,))[0]
 
 
-def normalise_glyph(ink: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
+    """np.percentile(values, [100 q, ...]) (linear interpolation) with one partial sort."""
+    n = values.size
+    spots = [(q * (n - 1), int(q * (n - 1))) for q in qs]
+    part = np.partition(
+        values.ravel(), sorted({k for _, lo in spots for k in (lo, min(lo + 1, n - 1))})
+    )
+    return [
+        float(part[lo] + (pos - lo) * (part[min(lo + 1, n - 1)] - part[lo])) for pos, lo in spots
+    ]
+
+
+def normalise_glyph(
+    ink: np.ndarray, mask: np.ndarray, box: tuple[int, int, int, int] | None = None
+) -> np.ndarray:
     """GLYPH x GLYPH float32: the masked ink scaled so its larger side is GLYPH_BOX px,
-    centred by bounding box, contrast-stretched to 0..1."""
-    ys, xs = np.nonzero(mask)
+    centred by bounding box, contrast-stretched to 0..1. `box` (y0, y1, x0, x1), the mask's
+    bounding box, may be passed in when already known."""
     glyph = np.zeros((GLYPH, GLYPH), np.float32)
-    if ys.size == 0:
-        return glyph
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    patch = (ink * mask)[y0:y1, x0:x1]
+    if box is None:
+        ys, xs = np.nonzero(mask)
+        if ys.size == 0:
+            return glyph
+        box = (int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
+    y0, y1, x0, x1 = box
+    patch = ink[y0:y1, x0:x1] * mask[y0:y1, x0:x1]
     inked = patch[patch > 0]
     top = _quantile(inked, 0.9) if inked.size else 0.0
     if top <= 0:
         return glyph
-    patch = np.clip(patch / top, 0.0, 1.0)
+    patch = np.minimum(patch * (1.0 / top), 1.0, dtype=np.float32)
     h, w = patch.shape
     scale = GLYPH_BOX / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     small = cv2.resize(patch, (nw, nh), interpolation=interp)
     oy, ox = (GLYPH - nh) // 2, (GLYPH - nw) // 2
-    glyph[oy : oy + nh, ox : ox + nw] = small
-    return np.clip(glyph, 0.0, 1.0)
+    glyph[oy : oy + nh, ox : ox + nw] = np.clip(small, 0.0, 1.0)
+    return glyph
 
 
 def read_cell(
     ink: np.ndarray, level: float, peak: float | None = None, smooth: np.ndarray | None = None
 ) -> CellReading:
-    """Clean one cell's ink map (margin included) and decide whether it holds a digit.
-
-    `level` is the typical digit ink of the square (see digit_level). The cell is binarised
-    at a fraction of its own central ink peak (never below a floor tied to `level`), so faint
-    digits beside dark grid lines keep their shape.
-    Components that are specks, span the cell like a grid line, or lie off-centre (grid-line
-    fragments, a neighbour's digit leaking in) are ignored; the biggest central component
-    must be tall and dark enough to be a printed digit. Nearby pieces of a broken digit
-    are kept with it. `peak` and `smooth` (the ink 3x3-Gaussian-smoothed) may be passed in
-    when computed once for the whole square.
-    """
+    """Clean one cell's ink map (margin included) and decide whether it holds a digit: the
+    rules of read_cells (which see) applied to a single window."""
     h, w = ink.shape
-    empty = CellReading(np.zeros((GLYPH, GLYPH), np.float32), False, 0.0)
     peak = central_peak(ink) if peak is None else peak
-    contrast = peak / level
-    if contrast < 0.2:
-        return empty
-    threshold = max(0.35 * peak, 0.15 * level, 0.03)
     smooth = cv2.GaussianBlur(ink, (3, 3), 0) if smooth is None else smooth
-    binary = (smooth > threshold).astype(np.uint8)
+    bounds = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
+    glyphs, filled, clarity = read_cells(ink, smooth, bounds, np.array([peak], np.float64), level)
+    return CellReading(glyphs[0], bool(filled[0]), float(clarity[0]))
+
+
+def read_cells(
+    ink: np.ndarray,
+    smooth: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    peaks: np.ndarray,
+    level: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Clean every cell window of the ink map and decide which hold a digit.
+
+    `bounds` (y0, y1, x0, x1) are the windows' row and column ranges (window_bounds),
+    `peaks` their central_peak in row-major order, `smooth` the ink 3x3-Gaussian-smoothed,
+    `level` the grid's typical digit ink (digit_level). Each window is binarised at a
+    fraction of its own central peak (never below a floor tied to `level`), so faint digits
+    beside dark grid lines keep their shape. Components that are specks, span the cell like
+    a grid line, or lie off-centre (grid-line fragments, a neighbour's digit leaking in) are
+    ignored; the biggest central component must be tall and dark enough to be a printed
+    digit, and nearby pieces of a broken digit are kept with it.
+
+    All windows are labelled in one pass over the square (windows never touch, so no
+    component spans two). Returns per window the normalised glyph (blank unless the ink is
+    at least FAINT), whether it is a digit, and how clearly (the `ink` of Cells).
+    """
+    y0, y1, x0, x1 = bounds
+    count = y0.size * x0.size
+    glyphs = np.zeros((count, GLYPH, GLYPH), np.float32)
+    clarity = np.zeros(count, np.float64)
+    contrast = np.asarray(peaks, np.float64) / level
+    if not np.any(contrast >= 0.2):
+        return glyphs, np.zeros(count, bool), clarity.astype(np.float32)
+    if np.any(y0[1:] <= y1[:-1]) or np.any(x0[1:] <= x1[:-1]):  # touching windows
+        return _read_one_by_one(ink, smooth, bounds, peaks, level)
+    threshold = np.maximum(np.maximum(0.35 * np.asarray(peaks, np.float64), 0.15 * level), 0.03)
+    threshold = np.where(contrast >= 0.2, threshold, np.inf).astype(np.float32)
+    rows, cols = _band_ids(y0, y1, ink.shape[0]), _band_ids(x0, x1, ink.shape[1])
+    by_window = np.full((y0.size + 1, x0.size + 1), np.inf, np.float32)
+    by_window[:-1, :-1] = threshold.reshape(y0.size, x0.size)
+    binary = (smooth > by_window[rows][:, cols]).view(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    if _line_in_centre(labels, stats, w, h):
-        binary[_border_lines(binary)] = 0
-        n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    candidates = [i for i in range(1, n) if _digit_like(stats[i], centroids[i], w, h)]
-    if not candidates:
-        return empty
-    best = max(candidates, key=lambda i: stats[i][4])
-    keep = [best] + [i for i in candidates if i != best and _near(stats[i], stats[best], w, h)]
-    clarity = _clarity(_extent(stats[keep], w, h), contrast)
-    if clarity < FAINT:
-        return CellReading(empty.glyph, False, 0.49 * clarity)
-    lookup = np.zeros(n, np.uint8)
-    lookup[keep] = 1
-    mask = cv2.dilate(lookup[labels], SQUARE3)
-    glyph = normalise_glyph(ink, mask)
-    if clarity < 0.5:  # too faint to count as a digit; kept so correction can consider it
-        return CellReading(glyph, False, 0.49 * clarity)
-    return CellReading(glyph, True, clarity)
+    parts = _parts(stats, centroids, rows, cols, bounds)
+    keep, clarity = _judge(parts, contrast)
+    for i in _windows_with_central_line(parts, labels, bounds):
+        keep[parts.cell == i] = False
+        clarity[i] = 0.0
+        _reread_without_border_lines(i, ink, binary, bounds, contrast, glyphs, clarity)
+    lookup = keep.view(np.uint8)
+    for i in np.flatnonzero((clarity >= FAINT) & ~glyphs.any(axis=(1, 2))):
+        r, c = divmod(int(i), x0.size)
+        window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+        glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.cell_box(i, keep))
+    return _verdicts(glyphs, clarity)
 
 
-def _extent(stats: np.ndarray, w: int, h: int) -> float:
-    """Size of the components' joint box relative to the cell: its longer side, so a digit
-    seen sideways (photo taken turned) counts like an upright one; 0 for a bare dash."""
-    x0, y0 = stats[:, 0].min(), stats[:, 1].min()
-    x1, y1 = (stats[:, 0] + stats[:, 2]).max(), (stats[:, 1] + stats[:, 3]).max()
-    long_side, short_side = max((y1 - y0) / h, (x1 - x0) / w), min((y1 - y0) / h, (x1 - x0) / w)
-    return float(long_side) if short_side >= 0.08 else 0.0
+def _verdicts(glyphs: np.ndarray, clarity: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Blank the glyphs under FAINT; digits from clarity 0.5; the rest keep 0.49 x clarity
+    so that they stay below every digit."""
+    glyphs[clarity < FAINT] = 0.0
+    filled = clarity >= 0.5
+    return glyphs, filled, np.where(filled, clarity, 0.49 * clarity).astype(np.float32)
 
 
-def _line_like(stat: np.ndarray, w: int, h: int) -> bool:
-    """Spans the cell like a grid line (alone, or with a digit stuck to it)."""
-    return bool(stat[2] > 0.8 * w or stat[3] > 0.85 * h)
+def _read_one_by_one(
+    ink: np.ndarray,
+    smooth: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    peaks: np.ndarray,
+    level: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """read_cells window by window, for lattices whose windows touch."""
+    y0, y1, x0, x1 = bounds
+    out = []
+    for i in range(y0.size * x0.size):
+        r, c = divmod(i, x0.size)
+        window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+        h, w = ink[window].shape
+        one = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
+        out.append(read_cells(ink[window], smooth[window], one, peaks[i : i + 1], level))
+    return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
 
 
-def _line_in_centre(labels: np.ndarray, stats: np.ndarray, w: int, h: int) -> bool:
-    """A line-like component has pixels in the cell's middle half: a digit may be stuck to a
-    grid line (a line alone, or two meeting in a corner, stays in the margin)."""
-    lines = [i for i in range(1, len(stats)) if _line_like(stats[i], w, h)]
-    if not lines:
-        return False
-    middle = labels[h // 4 : h - h // 4, w // 4 : w - w // 4]
-    return bool(np.isin(middle, lines).any())
+def _band_ids(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:
+    """(size,) index of the band [start, end) each pixel row (or column) is in, else the
+    number of bands (the gaps between windows)."""
+    ids = np.full(size, starts.size, np.intp)
+    for i, (s, e) in enumerate(zip(starts.tolist(), ends.tolist(), strict=True)):
+        ids[s:e] = i
+    return ids
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """Connected ink components, each measured in its own window's frame."""
+
+    cell: np.ndarray  # (n,) window index, -1 for the background
+    box: np.ndarray  # (n, 4) x, y, width, height in the window
+    area: np.ndarray  # (n,) pixels
+    centre: np.ndarray  # (n, 2) centroid x, y in the window
+    w: np.ndarray  # (n,) the window's width
+    h: np.ndarray  # (n,) the window's height
+    size: tuple[np.ndarray, np.ndarray]  # (w, h) of every window, row-major
+
+    def cell_box(self, i: int, keep: np.ndarray) -> tuple[int, int, int, int]:
+        """(y0, y1, x0, x1) of window i's kept components grown by 1 px (the dilated mask's
+        box), clipped to the window."""
+        box = self.box[(self.cell == i) & keep]
+        x0, y0, x1, y1 = _joint_box(box)
+        w, h = int(self.size[0][i]), int(self.size[1][i])
+        return max(y0 - 1, 0), min(y1 + 1, h), max(x0 - 1, 0), min(x1 + 1, w)
+
+
+def _parts(
+    stats: np.ndarray,
+    centroids: np.ndarray,
+    rows: np.ndarray,
+    cols: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> _Parts:
+    """The components of connectedComponentsWithStats, assigned to windows by their box's
+    top-left pixel (a component lies wholly in one window)."""
+    y0, y1, x0, x1 = bounds
+    r = rows[stats[:, cv2.CC_STAT_TOP]]
+    c = cols[stats[:, cv2.CC_STAT_LEFT]]
+    inside = (r < y0.size) & (c < x0.size)
+    inside[0] = False  # the background
+    r, c = np.minimum(r, y0.size - 1), np.minimum(c, x0.size - 1)
+    offset = np.column_stack([x0[c], y0[r]])
+    box = stats[:, :4].copy()
+    box[:, :2] -= offset
+    widths, heights = x1 - x0, y1 - y0
+    return _Parts(
+        cell=np.where(inside, r * x0.size + c, -1),
+        box=box,
+        area=stats[:, cv2.CC_STAT_AREA],
+        centre=centroids - offset,
+        w=widths[c],
+        h=heights[r],
+        size=(np.tile(widths, y0.size), np.repeat(heights, x0.size)),
+    )
+
+
+def _judge(parts: _Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which components make each window's glyph, and each window's clarity (0..1)."""
+    count = contrast.size
+    keep = np.zeros(parts.cell.size, bool)
+    candidates = np.flatnonzero(_digit_like(parts))
+    if candidates.size == 0:
+        return keep, np.zeros(count)
+    # per window: the biggest candidate first (the lowest label on a tie)
+    order = np.lexsort((candidates, -parts.area[candidates], parts.cell[candidates]))
+    candidates = candidates[order]
+    cell = parts.cell[candidates]
+    first = np.r_[True, cell[1:] != cell[:-1]]
+    best = candidates[first][np.cumsum(first) - 1]
+    kept = candidates[
+        _near(parts.box[candidates], parts.box[best], parts.w[candidates], parts.h[candidates])
+    ]
+    keep[kept] = True
+    cell = parts.cell[kept]
+    box = parts.box[kept]
+    far = np.iinfo(np.int32).max
+    left, top = np.full(count, far), np.full(count, far)
+    right, bottom = np.full(count, -far), np.full(count, -far)
+    np.minimum.at(left, cell, box[:, 0])
+    np.minimum.at(top, cell, box[:, 1])
+    np.maximum.at(right, cell, box[:, 0] + box[:, 2])
+    np.maximum.at(bottom, cell, box[:, 1] + box[:, 3])
+    has = np.zeros(count, bool)
+    has[cell] = True
+    width, height = np.where(has, right - left, 0), np.where(has, bottom - top, 0)
+    extent = _extent(width, height, *parts.size)
+    return keep, np.where(has, _clarity(extent, contrast), 0.0)
+
+
+def _windows_with_central_line(
+    parts: _Parts, labels: np.ndarray, bounds: tuple[np.ndarray, ...]
+) -> list[int]:
+    """Windows where a line-like component reaches the middle half: a digit may be stuck to
+    a grid line (a line alone, or two meeting in a corner, stays in the margin)."""
+    lines = _line_like(parts.box, parts.w, parts.h) & (parts.cell >= 0)
+    if not lines.any():
+        return []
+    y0, y1, x0, x1 = bounds
+    h, w = y1 - y0, x1 - x0
+    rows = np.flatnonzero(_band_ids(y0 + h // 4, y1 - h // 4, labels.shape[0]) < y0.size)
+    cols = np.flatnonzero(_band_ids(x0 + w // 4, x1 - w // 4, labels.shape[1]) < x0.size)
+    central = np.zeros(parts.cell.size, bool)
+    central[labels[np.ix_(rows, cols)].ravel()] = True
+    return sorted(set(parts.cell[lines & central].tolist()))
+
+
+def _reread_without_border_lines(
+    i: int,
+    ink: np.ndarray,
+    binary: np.ndarray,
+    bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    contrast: np.ndarray,
+    glyphs: np.ndarray,
+    clarity: np.ndarray,
+) -> None:
+    """Judge window i again with the long straight runs in its outer quarter (grid lines,
+    which blur and big digits can join to a digit) removed; fills glyphs[i], clarity[i]."""
+    y0, y1, x0, x1 = bounds
+    r, c = divmod(i, x0.size)
+    window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+    cleaned = binary[window].copy()
+    cleaned[_border_lines(cleaned)] = 0
+    h, w = cleaned.shape
+    one = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
+    everywhere = np.zeros(max(h, w), np.intp)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cleaned, connectivity=8)
+    parts = _parts(stats, centroids, everywhere[:h], everywhere[:w], one)
+    keep, own = _judge(parts, contrast[i : i + 1])
+    clarity[i] = own[0]
+    if own[0] >= FAINT:
+        glyphs[i] = _glyph(ink[window], keep.view(np.uint8)[labels], parts.cell_box(0, keep))
+
+
+def _glyph(ink: np.ndarray, kept: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """The normalised glyph of a window's kept components (mask grown by 1 px)."""
+    return normalise_glyph(ink, cv2.dilate(kept, SQUARE3), box)
+
+
+def _joint_box(box: np.ndarray) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1), end exclusive, of the boxes' joint bounding box."""
+    x0, y0 = int(box[:, 0].min()), int(box[:, 1].min())
+    x1, y1 = int((box[:, 0] + box[:, 2]).max()), int((box[:, 1] + box[:, 3]).max())
+    return x0, y0, x1, y1
+
+
+def _extent(width: np.ndarray, height: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Size of the ink's box relative to the cell: its longer side, so a digit seen
+    sideways (photo taken turned) counts like an upright one; 0 for a bare dash."""
+    long_side = np.maximum(height / h, width / w)
+    short_side = np.minimum(height / h, width / w)
+    return np.where(short_side >= 0.08, long_side, 0.0)
+
+
+def _line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Per component: spans the cell like a grid line (alone, or with a digit stuck to it)."""
+    return (box[:, 2] > 0.8 * w) | (box[:, 3] > 0.85 * h)
 
 
 def _border_lines(binary: np.ndarray) -> np.ndarray:
@@ -319,51 +515,95 @@ def _border_lines(binary: np.ndarray) -> np.ndarray:
     return (vertical | horizontal).astype(bool)
 
 
-def _digit_like(stat: np.ndarray, centroid: np.ndarray, w: int, h: int) -> bool:
-    """Not a speck, not a grid line crossing the cell, not hugging the cell's border."""
-    _, _, cw, ch, area = stat
-    if area < 0.004 * h * w or _line_like(stat, w, h):
-        return False
-    cx, cy = centroid
-    return bool(0.15 * w < cx < 0.85 * w and 0.15 * h < cy < 0.85 * h)
-
-
-def _near(a: np.ndarray, b: np.ndarray, w: int, h: int) -> bool:
-    """Component a's box lies within b's box grown by 15 % of the cell."""
-    gx, gy = 0.15 * w, 0.15 * h
-    return bool(
-        a[0] >= b[0] - gx
-        and a[1] >= b[1] - gy
-        and a[0] + a[2] <= b[0] + b[2] + gx
-        and a[1] + a[3] <= b[1] + b[3] + gy
+def _digit_like(parts: _Parts) -> np.ndarray:
+    """Per component: not a speck, not a grid line crossing the cell, not hugging the
+    cell's border, not the background."""
+    cx, cy = parts.centre[:, 0], parts.centre[:, 1]
+    w, h = parts.w, parts.h
+    return (
+        (parts.cell >= 0)
+        & (parts.area >= 0.004 * h * w)
+        & ~_line_like(parts.box, w, h)
+        & (0.15 * w < cx)
+        & (cx < 0.85 * w)
+        & (0.15 * h < cy)
+        & (cy < 0.85 * h)
     )
 
 
-def _clarity(extent: float, contrast: float) -> float:
+def _near(box: np.ndarray, best: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Per component: its box lies within the best component's box grown by 15 % of the
+    cell."""
+    gx, gy = 0.15 * w, 0.15 * h
+    return (
+        (box[:, 0] >= best[:, 0] - gx)
+        & (box[:, 1] >= best[:, 1] - gy)
+        & (box[:, 0] + box[:, 2] <= best[:, 0] + best[:, 2] + gx)
+        & (box[:, 1] + box[:, 3] <= best[:, 1] + best[:, 3] + gy)
+    )
+
+
+def _clarity(extent: np.ndarray, contrast: np.ndarray) -> np.ndarray:
     """0..1: a big central component as dark as the grid's digits is clearly a digit;
     0.5 is the decision line (33 % of the cell long, or half the digits' ink)."""
-    tall = float(np.clip((extent - 0.18) / 0.3, 0.0, 1.0))
-    dark = float(np.clip((contrast - 0.3) / 0.4, 0.0, 1.0))
-    return min(tall, dark)
+    tall = np.clip((extent - 0.18) / 0.3, 0.0, 1.0)
+    dark = np.clip((contrast - 0.3) / 0.4, 0.0, 1.0)
+    return np.minimum(tall, dark)
+
+
+def window_bounds(
+    lattice: tuple[np.ndarray, np.ndarray], size: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(y0, y1, x0, x1): the 9 row and 9 column ranges of the cells, inset past the grid
+    lines by 4 % of the cell (a cell's window is its row range times its column range)."""
+    xs, ys = (np.asarray(v, np.float64) for v in lattice)
+
+    def ranges(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        lo, hi = lines[:-1], lines[1:]
+        margin = 0.04 * (hi - lo)
+        start = np.maximum(0, np.round(lo + margin)).astype(int)
+        end = np.minimum(size, np.round(hi - margin).astype(int) + 1)
+        return start, end
+
+    y0, y1 = ranges(ys)
+    x0, x1 = ranges(xs)
+    return y0, y1, x0, x1
 
 
 def cell_windows(
     lattice: tuple[np.ndarray, np.ndarray], size: int
 ) -> Iterator[tuple[int, int, int, int, int, int]]:
     """(row, col, y0, y1, x0, x1) of each cell, row-major, inset past the grid lines."""
-    xs, ys = lattice
+    y0, y1, x0, x1 = (v.tolist() for v in window_bounds(lattice, size))
     for r in range(9):
         for c in range(9):
-            x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
-            mx, my = 0.04 * (x1 - x0), 0.04 * (y1 - y0)
-            yield (
-                r,
-                c,
-                int(max(0, round(y0 + my))),
-                int(min(size, round(y1 - my) + 1)),
-                int(max(0, round(x0 + mx))),
-                int(min(size, round(x1 - mx) + 1)),
-            )
+            yield r, c, y0[r], y1[r], x0[c], x1[c]
+
+
+def central_peaks(box: np.ndarray, bounds: tuple[np.ndarray, ...]) -> np.ndarray:
+    """(81,) central_peak of every cell at once, from the 3x3-averaged ink map `box`: the
+    maximum over each cell's middle 60 %, found with two strided max-reductions."""
+    y0, y1, x0, x1 = bounds
+    ya, yb = y0 + (y1 - y0) // 5, y1 - (y1 - y0) // 5
+    xa, xb = x0 + (x1 - x0) // 5, x1 - (x1 - x0) // 5
+    rows = np.column_stack([ya, yb]).ravel()
+    cols = np.column_stack([xa, xb]).ravel()
+    size = box.shape[0]
+    if (
+        np.any(np.diff(rows) <= 0)
+        or np.any(np.diff(cols) <= 0)
+        or rows[-1] >= size
+        or cols[-1] >= size
+    ):
+        return np.array(
+            [
+                central_peak(box[y0[r] : y1[r], x0[c] : x1[c]], True)
+                for r in range(9)
+                for c in range(9)
+            ]
+        )
+    by_row = np.maximum.reduceat(box, rows, axis=0)[::2]
+    return np.maximum.reduceat(by_row, cols, axis=1)[:, ::2].ravel().astype(np.float64)
 
 
 def extract_glyphs(image: np.ndarray, corners: np.ndarray) -> Cells:
@@ -371,18 +611,13 @@ def extract_glyphs(image: np.ndarray, corners: np.ndarray) -> Cells:
     square, homography = warp_grid(image, corners)
     ink = ink_map(square)
     # the strongest strokes' ink; every other pixel is sample enough, at a quarter the cost
-    strong, top = (float(v) for v in np.percentile(ink[::2, ::2], [99, 99.5]))
+    strong, top = _quantiles(ink[::2, ::2], (0.99, 0.995))
     lattice = _lattice_from_ink(ink, strong)
-    windows = list(cell_windows(lattice, square.shape[0]))
+    size = square.shape[0]
+    bounds = window_bounds(lattice, size)
     box = cv2.blur(ink, (3, 3))
     smooth = cv2.GaussianBlur(ink, (3, 3), 0)
-    peaks = np.array([central_peak(box[y0:y1, x0:x1], True) for _, _, y0, y1, x0, x1 in windows])
+    peaks = central_peaks(box, bounds)
     level = digit_level(peaks, stroke_level(top))
-    glyphs = np.zeros((81, GLYPH, GLYPH), np.float32)
-    filled = np.zeros(81, bool)
-    clarity = np.zeros(81, np.float32)
-    for (r, c, y0, y1, x0, x1), peak in zip(windows, peaks, strict=True):
-        reading = read_cell(ink[y0:y1, x0:x1], level, peak, smooth[y0:y1, x0:x1])
-        i = 9 * r + c
-        glyphs[i], filled[i], clarity[i] = reading.glyph, reading.filled, reading.ink
+    glyphs, filled, clarity = read_cells(ink, smooth, bounds, peaks, level)
     return Cells(glyphs, filled, clarity, square, homography, lattice)

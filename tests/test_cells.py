@@ -149,3 +149,37 @@ def test_filled_mask_matches_ground_truth_on_real_photos():
     for p in chosen:
         cells = extract_glyphs(load_photo(p), np.array(p.corners, np.float32))
         assert min(mask_errors(cells, truth_board(p))) == 0, p.name
+
+
+@pytest.mark.parametrize("name", ["newspaper-640x480.jpg", "newspaper-960x1280.jpg"])
+def test_cells_read_together_match_each_cell_read_alone(name):
+    """extract_glyphs labels all 81 windows in one pass; that must decide exactly what
+    read_cell decides for each window on its own (real photos: lines, specks, faint ink)."""
+    from pathlib import Path
+
+    from pipeline.cells import (
+        central_peaks,
+        digit_level,
+        ink_map,
+        stroke_level,
+        window_bounds,
+    )
+    from pipeline.grid import find_grid
+    from pipeline.load import load_photo
+
+    photo = load_photo(Path(__file__).resolve().parent.parent / "sample_images" / name)
+    cells = extract_glyphs(photo.pixels, find_grid(photo.pixels))
+    ink = ink_map(cells.square)
+    bounds = window_bounds(cells.lattice, ink.shape[0])
+    peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
+    level = digit_level(peaks, stroke_level(float(np.percentile(ink[::2, ::2], 99.5))))
+    smooth = cv2.GaussianBlur(ink, (3, 3), 0)
+    y0, y1, x0, x1 = bounds
+    for i in range(81):
+        r, c = divmod(i, 9)
+        window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+        alone = read_cell(ink[window], level, float(peaks[i]), smooth[window])
+        assert alone.filled == cells.filled[i], i
+        assert alone.ink == pytest.approx(float(cells.ink[i]), abs=1e-6), i
+        np.testing.assert_allclose(alone.glyph, cells.glyphs[i], atol=1e-6)
+    assert cells.filled.sum() >= 17
