@@ -76,3 +76,27 @@ def test_flat_ink_is_not_taken_for_a_digit():
     one = np.zeros((28, 28), np.float32)
     one[4:24, 12:15] = 1.0
     assert _flat(caption) and not _flat(one) and not _flat(np.zeros((28, 28), np.float32))
+
+
+def test_faint_glyph_read_with_certainty_counts_as_a_digit_and_a_smudge_does_not():
+    """A washed-out printed digit is kept as a faint glyph; when the recognizer is sure of
+    it, it is a digit. A faint smudge the recognizer cannot place stays an empty cell."""
+    from dataclasses import replace
+
+    from pipeline.cells import extract_glyphs
+    from pipeline.read import board_from, cell_probabilities, read_digits
+
+    image, corners = photo()
+    cells = extract_glyphs(image, corners)
+    glyphs, filled, ink = cells.glyphs.copy(), cells.filled.copy(), cells.ink.copy()
+    seven, empty = PUZZLE.index("7"), PUZZLE.index("0")
+    filled[seven], ink[seven] = False, 0.12  # washed out: faint, no longer a sure digit
+    smudge = np.zeros((28, 28), np.float32)
+    smudge[10:18, 8:20] = np.random.default_rng(0).uniform(0.3, 1.0, (8, 12))
+    glyphs[empty], ink[empty] = smudge, 0.12
+    faint = replace(cells, glyphs=glyphs, filled=filled, ink=ink)
+    turns, digits = read_digits(faint, builtin())
+    board = board_from(cell_probabilities(faint, turns, digits))
+    assert board[seven] == "7"
+    assert board[empty] == "0"
+    assert board == PUZZLE

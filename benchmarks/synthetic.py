@@ -1,0 +1,69 @@
+"""How well the empty/filled decision and the digits hold up on synthetic photos.
+
+    PYTHONPATH=. python -m benchmarks.synthetic [--photos 400] [--seed 987654]
+
+Photos come from training/render.py (the training generator: ~220 fonts, thin and heavy
+strokes, blur, noise, clutter, bent paper) with a seed the model never trained on (it used
+seed 0), and are read from their true corners, so the grid stage is not measured. They are
+harder than the real photos (heavy clutter and blur) and serve to weigh rules that the
+few real training photos cannot: e.g. read.SURE_ODDS. Needs the training extras (Pillow
+and the font packages listed in training/README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+
+import numpy as np
+
+from pipeline.cells import extract_glyphs
+from pipeline.read import board_from, cell_probabilities, read_digits
+from pipeline.recognize import builtin
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=987654)
+    args = parser.parse_args(argv)
+    try:
+        from training.render import load_fonts, synthetic_photo
+    except ImportError as exc:
+        print(f"benchmarks.synthetic: needs the training extras ({exc}) - skipped")
+        return 0
+    fonts = load_fonts()
+    if not fonts:
+        print("benchmarks.synthetic: no fonts found (see training/README.md) - skipped")
+        return 0
+    rng = np.random.default_rng(args.seed)
+    missed: collections.Counter[str] = collections.Counter()
+    misread: collections.Counter[tuple[str, str]] = collections.Counter()
+    exact = false = digits = 0
+    for _ in range(args.photos):
+        photo = synthetic_photo(fonts, rng)
+        cells = extract_glyphs(photo.image, photo.corners)
+        turns, read = read_digits(cells, builtin(), 1)
+        board = board_from(cell_probabilities(cells, turns, read))
+        truth = "".join(map(str, photo.board))
+        exact += board == truth
+        for t, r in zip(truth, board, strict=True):
+            digits += t != "0"
+            if t != "0" and r == "0":
+                missed[t] += 1
+            elif t == "0" and r != "0":
+                false += 1
+            elif t != r:
+                misread[(t, r)] += 1
+    print(f"photos {args.photos} (seed {args.seed}), {len(fonts)} fonts, {digits} printed digits")
+    print(f"boards exact          {exact} ({100 * exact / args.photos:.1f} %)")
+    print(f"digits missed         {sum(missed.values())}  by digit: {dict(sorted(missed.items()))}")
+    print(f"empty cells as digits {false}")
+    top = ", ".join(f"{t}->{r}: {n}" for (t, r), n in misread.most_common(8))
+    print(f"digits misread        {sum(misread.values())}  {top}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
