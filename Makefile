@@ -28,6 +28,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solver
 	$(BIN)/python -m benchmarks.accuracy
+	$(BIN)/python -m benchmarks.correction
 	$(BIN)/python -m benchmarks.speed
 	$(BIN)/python -m benchmarks.batch
 	$(BIN)/python -m benchmarks.memory
