@@ -81,25 +81,44 @@ def hull_to_quad(hull: np.ndarray) -> np.ndarray:
 
     Starts from the extreme points along the diagonals and moves one corner at a time to
     the hull point that maximises the area; a grid's border corners are exactly that.
+    Hulls have a few dozen points, so plain Python beats numpy's per-call overhead; the
+    integer coordinates keep the arithmetic exact.
     """
     points = hull.reshape(-1, 2).astype(np.float32)
-    quad = extreme_corners(points)
+    quad = [tuple(p) for p in extreme_corners(points).tolist()]
+    candidates = [tuple(p) for p in points.tolist()]
     for _ in range(3):
         moved = False
         for k in range(4):
-            a, c = quad[k - 1], quad[(k + 1) % 4]
-            # twice the area of triangle a-p-c: what corner k adds, on the far side of a-c
-            cross = (c[0] - a[0]) * (points[:, 1] - a[1]) - (c[1] - a[1]) * (points[:, 0] - a[0])
-            other = quad[(k + 2) % 4]
-            other_side = (c[0] - a[0]) * (other[1] - a[1]) - (c[1] - a[1]) * (other[0] - a[0])
-            gain = np.where(np.sign(cross) != np.sign(other_side), np.abs(cross), -1)
-            best = int(np.argmax(gain))
-            if not np.array_equal(points[best], quad[k]) and gain[best] > 0:
-                moved = moved or not np.allclose(points[best], quad[k])
-                quad[k] = points[best]
+            best = farthest_beyond(candidates, quad[k - 1], quad[(k + 1) % 4], quad[(k + 2) % 4])
+            if best is not None and best != quad[k]:
+                quad[k] = best
+                moved = True
         if not moved:
             break
-    return quad
+    return np.array(quad, np.float32)
+
+
+def farthest_beyond(
+    points: list[tuple[float, float]],
+    a: tuple[float, float],
+    c: tuple[float, float],
+    other: tuple[float, float],
+) -> tuple[float, float] | None:
+    """The point farthest from line a-c on the side away from `other` (None if none is).
+
+    That point adds the largest triangle to the quad when it replaces the corner between
+    a and c. The first one wins a tie.
+    """
+    dx, dy = c[0] - a[0], c[1] - a[1]
+    across = dx * (other[1] - a[1]) - dy * (other[0] - a[0])
+    side = (across > 0) - (across < 0)
+    best, best_gain = None, 0.0
+    for point in points:
+        cross = dx * (point[1] - a[1]) - dy * (point[0] - a[0])
+        if (cross > 0) - (cross < 0) != side and abs(cross) > best_gain:
+            best, best_gain = point, abs(cross)
+    return best
 
 
 def extreme_corners(points: np.ndarray) -> np.ndarray:
@@ -156,7 +175,7 @@ def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndar
     return cv2.warpPerspective(mask, matrix, (side, side), flags=cv2.INTER_LINEAR)
 
 
-def line_windows(side: int) -> tuple[np.ndarray, np.ndarray]:
+def line_windows(side: int) -> tuple[list[int], list[int]]:
     """Start and end positions of the 8 inner-line windows then the 9 cell interiors.
 
     An inner line may sit within a quarter cell of its expected position; a cell interior
@@ -164,10 +183,10 @@ def line_windows(side: int) -> tuple[np.ndarray, np.ndarray]:
     """
     cell = side / 9
     reach = max(2, int(round(cell * 0.25)))
-    lines = [(round(i * cell) - reach, round(i * cell) + reach + 1) for i in range(1, 9)]
-    cells = [(round((i + 0.3) * cell), round((i + 0.7) * cell)) for i in range(9)]
-    bounds = np.clip(np.array(lines + cells), 0, side)
-    return bounds[:, 0], bounds[:, 1]
+    centres = [round(i * cell) for i in range(1, 9)]
+    starts = [max(0, c - reach) for c in centres] + [round((i + 0.3) * cell) for i in range(9)]
+    ends = [min(side, c + reach + 1) for c in centres] + [round((i + 0.7) * cell) for i in range(9)]
+    return starts, ends
 
 
 def structure_scores(squares: np.ndarray) -> np.ndarray:
@@ -182,15 +201,17 @@ def structure_scores(squares: np.ndarray) -> np.ndarray:
     """
     n, side, _ = squares.shape
     third = side // 3
-    rows = squares.reshape(n, side, 3, third).sum(axis=3, dtype=np.int32).transpose(0, 2, 1)
+    rows = cv2.reduce(squares.reshape(-1, third), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+    rows = rows.reshape(n, side, 3).transpose(0, 2, 1)
     cols = squares.reshape(n, 3, third, side).sum(axis=2, dtype=np.int32)
     strong = np.stack([rows, cols], axis=1) > LINE_COVER * 255 * third  # n, axis, strip, pos
     counts = np.zeros((*strong.shape[:-1], side + 1), np.int32)
     np.cumsum(strong, axis=-1, out=counts[..., 1:])
     starts, ends = line_windows(side)
     inked = counts[..., ends] - counts[..., starts] > 0  # n, axis, strip, window
-    present = inked[..., :8].mean(axis=(2, 3))
-    clean = 1.0 - inked[..., 8:].mean(axis=(2, 3))
+    hits = np.add.reduceat(inked.sum(axis=2), [0, 8], axis=2)  # lines, dirty cells; 3 strips
+    present = hits[..., 0] / (3 * 8)
+    clean = 1.0 - hits[..., 1] / (3 * 9)
     return (present * clean).min(axis=1)
 
 
