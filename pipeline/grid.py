@@ -27,7 +27,7 @@ WARP = 180  # side of the warped square used for verification (20 px per cell)
 LINE_COVER = 0.45  # ink coverage along a strip that makes a grid line
 MIN_SCORE = 0.6  # accepted 9x9 structure score
 COARSE_WARP = 60  # side of the small square used to rank candidates before verification
-SHORTLIST = 3  # best-ranked candidates verified in full
+SHORTLIST = 2  # best-ranked candidates verified in full
 
 
 def to_grey(image: np.ndarray) -> np.ndarray:
@@ -141,7 +141,8 @@ def candidate_hulls(mask: np.ndarray) -> list[np.ndarray]:
 
     A fold or a shadow can break a grid's lines into two pieces; the union of two large
     neighbouring contours covers that case. Hulls smaller than the smallest grid are
-    dropped here: the quad inside a hull is smaller still, so it could never be accepted.
+    dropped here (the quad inside a hull is smaller still, so it could never be accepted),
+    and so are repeats (a pair whose second contour lies inside the first).
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     min_area = MIN_AREA_FRACTION * mask.shape[0] * mask.shape[1]
@@ -154,14 +155,17 @@ def candidate_hulls(mask: np.ndarray) -> list[np.ndarray]:
             continue
         sized.append((w * h, contour))
     sized.sort(key=lambda item: -item[0])
-    tops = [contour for _, contour in sized[:MAX_CANDIDATES]]
-    singles = [cv2.convexHull(contour) for contour in tops]
-    pairs = [
+    singles = [cv2.convexHull(contour) for _, contour in sized[:MAX_CANDIDATES]]
+    pairs = [  # the hull of a union is the hull of the hulls, at a fraction of the cost
         cv2.convexHull(np.concatenate([a, b]))
-        for i, a in enumerate(tops[:MAX_PAIRED])
-        for b in tops[i + 1 : MAX_PAIRED]
+        for i, a in enumerate(singles[:MAX_PAIRED])
+        for b in singles[i + 1 : MAX_PAIRED]
     ]
-    return [hull for hull in singles + pairs if cv2.contourArea(hull) >= min_area]
+    unique: dict[bytes, np.ndarray] = {}
+    for hull in singles + pairs:
+        if cv2.contourArea(hull) >= min_area:
+            unique.setdefault(hull.tobytes(), hull)
+    return list(unique.values())
 
 
 def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
