@@ -261,11 +261,22 @@ def shortlist(mask: np.ndarray, hulls: list[np.ndarray]) -> list[int]:
     return sorted(int(i) for i in ranked[:SHORTLIST])
 
 
+def verified(mask: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]:
+    """A hull's quad and its 9x9 structure score (0 when the quad is too small)."""
+    quad = hull_to_quad(hull)
+    if cv2.contourArea(quad) < MIN_AREA_FRACTION * mask.size:
+        return 0.0, quad
+    return grid_score(mask, quad), quad
+
+
 def find_grid(image: np.ndarray) -> np.ndarray | None:
     """Corners of the Sudoku grid's outer border as float32 array (4, 2) of (x, y) in the
     input image's pixel frame, ordered TL, TR, BR, BL as seen in the image frame
     (clockwise starting from the corner nearest the image's top-left), or None when there
-    is no grid."""
+    is no grid.
+
+    The largest candidate is verified first, as it is most often the grid; the others are
+    ranked cheaply and only the best few verified, unless the first scored perfectly."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
         return None
     grey = to_grey(np.ascontiguousarray(image))
@@ -274,20 +285,16 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
     small, scale = downscale(grey)
     mask = ink_mask(small)
     hulls = candidate_hulls(mask)
-    best: tuple[float, np.ndarray] | None = None
-    seen: set[bytes] = set()
-    for index in shortlist(mask, hulls):
-        quad = hull_to_quad(hulls[index])
-        key = quad.astype(np.int16).tobytes()
-        if key in seen or cv2.contourArea(quad) < MIN_AREA_FRACTION * mask.size:
-            continue
-        seen.add(key)
-        score = grid_score(mask, quad)
-        if best is None or score > best[0]:
-            best = (score, quad)
-        if score >= 1.0:  # a perfect score cannot be beaten
-            break
-    if best is None or best[0] < MIN_SCORE:
+    if not hulls:
+        return None
+    best = verified(mask, hulls[0])
+    if best[0] < 1.0:  # a perfect score cannot be beaten
+        others = hulls[1:]
+        for index in shortlist(mask, others):
+            score, quad = verified(mask, others[index])
+            if score > best[0]:
+                best = (score, quad)
+    if best[0] < MIN_SCORE:
         return None
     corners = (best[1] + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32)
