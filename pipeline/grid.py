@@ -28,6 +28,7 @@ WARP = 180  # side of the warped square used for verification (20 px per cell)
 LINE_COVER = 0.45  # ink coverage along a strip that makes a grid line
 MIN_SCORE = 0.6  # accepted 9x9 structure score
 COARSE_WARP = 60  # side of the small square used to rank candidates before verification
+CONFIDENT = 0.9  # structure score of a first candidate accepted without looking further
 SHORTLIST = 2  # best-ranked candidates verified in full
 
 
@@ -142,16 +143,16 @@ def extreme_corners(points: np.ndarray) -> np.ndarray:
     return points[picks]
 
 
-def candidate_hulls(mask: np.ndarray) -> list[np.ndarray]:
-    """Convex hulls of the largest contours of the ink mask, plus of merged pairs.
+def min_grid_area(mask: np.ndarray) -> float:
+    """Area of the smallest grid looked for, px of the mask."""
+    return MIN_AREA_FRACTION * mask.shape[0] * mask.shape[1]
 
-    A fold or a shadow can break a grid's lines into two pieces; the union of two large
-    neighbouring contours covers that case. Hulls smaller than the smallest grid are
-    dropped here (the quad inside a hull is smaller still, so it could never be accepted),
-    and so are repeats (a pair whose second contour lies inside the first).
-    """
+
+def large_contours(mask: np.ndarray) -> list[np.ndarray]:
+    """The MAX_CANDIDATES contours of the ink mask with the largest bounding boxes, largest
+    first, leaving out those too small or too elongated to be a grid."""
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    min_area = MIN_AREA_FRACTION * mask.shape[0] * mask.shape[1]
+    min_area = min_grid_area(mask)
     sized = []
     for contour in contours:
         if len(contour) < 4:
@@ -161,7 +162,18 @@ def candidate_hulls(mask: np.ndarray) -> list[np.ndarray]:
             continue
         sized.append((w * h, contour))
     sized.sort(key=lambda item: -item[0])
-    singles = [cv2.convexHull(contour) for _, contour in sized[:MAX_CANDIDATES]]
+    return [contour for _, contour in sized[:MAX_CANDIDATES]]
+
+
+def candidate_hulls(contours: list[np.ndarray], min_area: float) -> list[np.ndarray]:
+    """Convex hulls of the large contours, plus of merged pairs of the largest ones.
+
+    A fold or a shadow can break a grid's lines into two pieces; the union of two large
+    neighbouring contours covers that case. Hulls smaller than the smallest grid are
+    dropped here (the quad inside a hull is smaller still, so it could never be accepted),
+    and so are repeats (a pair whose second contour lies inside the first).
+    """
+    singles = [cv2.convexHull(contour) for contour in contours]
     pairs = [  # the hull of a union is the hull of the hulls, at a fraction of the cost
         cv2.convexHull(np.concatenate([a, b]))
         for i, a in enumerate(singles[:MAX_PAIRED])
@@ -172,6 +184,16 @@ def candidate_hulls(mask: np.ndarray) -> list[np.ndarray]:
         if cv2.contourArea(hull) >= min_area:
             unique.setdefault(hull.tobytes(), hull)
     return list(unique.values())
+
+
+def first_hull(contours: list[np.ndarray], min_area: float) -> np.ndarray | None:
+    """candidate_hulls(contours, min_area)[0] when it is a single contour's hull, else None;
+    without the cost of the other hulls."""
+    for contour in contours:
+        hull = cv2.convexHull(contour)
+        if cv2.contourArea(hull) >= min_area:
+            return hull
+    return None
 
 
 def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
@@ -264,7 +286,7 @@ def shortlist(mask: np.ndarray, hulls: list[np.ndarray]) -> list[int]:
 def verified(mask: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]:
     """A hull's quad and its 9x9 structure score (0 when the quad is too small)."""
     quad = hull_to_quad(hull)
-    if cv2.contourArea(quad) < MIN_AREA_FRACTION * mask.size:
+    if cv2.contourArea(quad) < min_grid_area(mask):
         return 0.0, quad
     return grid_score(mask, quad), quad
 
@@ -275,8 +297,10 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
     (clockwise starting from the corner nearest the image's top-left), or None when there
     is no grid.
 
-    The largest candidate is verified first, as it is most often the grid; the others are
-    ranked cheaply and only the best few verified, unless the first scored perfectly."""
+    The largest candidate is verified first, as it is most often the grid. A score of
+    CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more around it,
+    puts lines in the wrong places), so that ends the search; otherwise the other candidates
+    are ranked cheaply and the best few verified."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
         return None
     grey = to_grey(np.ascontiguousarray(image))
@@ -284,17 +308,17 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
         return None
     small, scale = downscale(grey)
     mask = ink_mask(small)
-    hulls = candidate_hulls(mask)
-    if not hulls:
-        return None
-    best = verified(mask, hulls[0])
-    if best[0] < 1.0:  # a perfect score cannot be beaten
-        others = hulls[1:]
+    contours = large_contours(mask)
+    min_area = min_grid_area(mask)
+    first = first_hull(contours, min_area)
+    score, quad = (0.0, None) if first is None else verified(mask, first)
+    if score < CONFIDENT:
+        others = candidate_hulls(contours, min_area)[0 if first is None else 1 :]
         for index in shortlist(mask, others):
-            score, quad = verified(mask, others[index])
-            if score > best[0]:
-                best = (score, quad)
-    if best[0] < MIN_SCORE:
+            other_score, other_quad = verified(mask, others[index])
+            if quad is None or other_score > score:
+                score, quad = other_score, other_quad
+    if quad is None or score < MIN_SCORE:
         return None
-    corners = (best[1] + 0.5) * scale - 0.5
+    corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32)
