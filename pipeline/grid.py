@@ -3,14 +3,21 @@
 Algorithm (all on a downscaled grey copy, corners mapped back to the input frame):
 
 1. Ink mask: local (adaptive) threshold, so shadows and dim light do not matter.
-2. Candidates: the large contours of the mask; each one's convex hull is reduced to a quad.
-3. Verification: each quad is warped to a square and scored on 9x9 structure: the ten
+2. Candidates: the large contours of the mask (and pairs of them); each one's convex hull
+   is reduced to a quad.
+3. Verification: a quad is warped to a square and scored on 9x9 structure: the ten
    evenly spaced lines must be present in the row and column ink profiles, and the cell
    interiors must not hold long lines (which rejects 3x3 boxes, kakuro, crosswords).
-4. The best-scoring candidate wins. Its corners are the hull points spanning the largest
-   quad, i.e. the outermost ink of the border (or of the line ends, for grids printed
-   without a border); they are scaled back to the input frame. Local line fitting near the
-   corners was tried and was less accurate against the hand-marked outlines.
+4. The largest candidate is verified first; when it scores like a real grid the search
+   ends there (the common case). Otherwise the other candidates are ranked on a small warp
+   of their rough corners and the best two are verified too; the best score wins.
+5. The winner's corners are the hull points spanning the largest quad, i.e. the outermost
+   ink of the border (or of the line ends, for grids printed without a border); they are
+   scaled back to the input frame. Local line fitting near the corners was tried and was
+   less accurate against the hand-marked outlines.
+
+Speed: about 1.5 ms for a 640x480 photo, most of it the mask and its contours; the
+verification of one candidate costs about 0.2 ms, so few are verified.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ WORK_SIDE = 800  # longest side of the working copy, px
 MIN_SIDE = 32  # images smaller than this cannot hold a readable grid
 INK_DELTA = 7  # grey levels below the local mean that make ink
 MIN_AREA_FRACTION = 0.02  # smallest grid, as a fraction of the image area
-MAX_CANDIDATES = 8  # largest contours verified
+MAX_CANDIDATES = 8  # largest contours considered
 MAX_PAIRED = 4  # largest contours also tried two by two (grid broken by a fold)
 WARP = 180  # side of the warped square used for verification (20 px per cell)
 LINE_COVER = 0.45  # ink coverage along a strip that makes a grid line
