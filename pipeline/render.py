@@ -7,6 +7,8 @@ and slanted with its cell as if printed on the paper. Givens are never drawn ove
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -23,8 +25,10 @@ def grid_side(corners: np.ndarray) -> float:
     return float(max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)))
 
 
+@functools.lru_cache(maxsize=512)
 def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
-    """An anti-aliased digit as a uint8 alpha patch of the given size, about 60% as tall."""
+    """An anti-aliased digit as a uint8 alpha patch of the given size, about 60% as tall.
+    Read-only and cached: a grid's cells come in a few sizes, so each is drawn once."""
     patch = np.zeros((height, width), np.uint8)
     target = 0.6 * height
     (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
@@ -33,6 +37,7 @@ def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
     (w, h), _ = cv2.getTextSize(str(digit), FONT, scale, thickness)
     origin = ((width - w) // 2, (height + h) // 2)
     cv2.putText(patch, str(digit), origin, FONT, scale, 255, thickness, cv2.LINE_AA)
+    patch.flags.writeable = False
     return patch
 
 
@@ -111,8 +116,8 @@ def render(
 def blend(image: np.ndarray, alpha: np.ndarray, colour: tuple[int, int, int]) -> None:
     """Paint `colour` over `image` in place, weighted by the uint8 `alpha`; only the pixels
     the alpha touches are computed (digits cover a small part of the grid)."""
-    ys, xs = np.nonzero(alpha)
-    a = alpha[ys, xs].astype(np.uint32)[:, None]
-    under = image[ys, xs].astype(np.uint32)
-    paint = np.array(colour, np.uint32)[None, :]
+    ys, xs = np.divmod(np.flatnonzero(alpha), alpha.shape[1])
+    a = alpha[ys, xs].astype(np.uint16)[:, None]
+    under = image[ys, xs].astype(np.uint16)
+    paint = np.array(colour, np.uint16)[None, :]
     image[ys, xs] = ((under * (255 - a) + paint * a + 127) // 255).astype(np.uint8)
