@@ -115,7 +115,7 @@ def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarr
     square = np.full((81, 9), 1.0 / 9)
     square[has_glyph(cells)] = digits
     order = upright_order(turns)
-    flat = np.array([_flat(g) for g in turned_glyphs(cells.glyphs, turns)])
+    flat = flat_ink(turned_glyphs(cells.glyphs, turns))
     filled = cells.filled[order] & ~flat
     clarity = np.clip(cells.ink[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)
     clarity[flat] *= FLAT_DOUBT
@@ -129,14 +129,16 @@ def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarr
     return probs
 
 
-def _flat(glyph: np.ndarray) -> bool:
-    """Ink much wider than tall, seen upright: a dash or a line of caption text that crept
-    into the cell, never a printed digit (digits are taller than wide in every face)."""
-    rows = np.flatnonzero(glyph.max(axis=1) > 0.25)
-    cols = np.flatnonzero(glyph.max(axis=0) > 0.25)
-    if rows.size == 0:
-        return False
-    return bool(rows[-1] - rows[0] + 1 < FLAT * (cols[-1] - cols[0] + 1))
+def flat_ink(glyphs: np.ndarray) -> np.ndarray:
+    """(n,) bool per upright glyph: ink much wider than tall, i.e. a dash or a line of
+    caption text that crept into the cell, never a printed digit (digits are taller than
+    wide in every face)."""
+    rows = glyphs.max(axis=2) > 0.25
+    cols = glyphs.max(axis=1) > 0.25
+    inked = rows.any(axis=1)
+    height = rows.shape[1] - rows[:, ::-1].argmax(axis=1) - rows.argmax(axis=1)
+    width = cols.shape[1] - cols[:, ::-1].argmax(axis=1) - cols.argmax(axis=1)
+    return inked & (height < FLAT * width)
 
 
 def board_from(probabilities: np.ndarray) -> str:
