@@ -7,7 +7,7 @@ import pytest
 
 from benchmarks import dataset
 from pipeline.cells import GLYPH, extract_glyphs
-from pipeline.recognize import NumpyCNN, builtin, conv3x3_relu, max_pool2
+from pipeline.recognize import MODEL_PATH, NumpyCNN, builtin, conv3x3_relu, max_pool2
 from tests.test_cells import HERSHEY, draw_grid, photo_of
 
 ALL_DIGITS = np.array([(i % 9) + 1 if i % 2 == 0 else 0 for i in range(81)])
@@ -57,8 +57,6 @@ def test_conv_matches_direct_convolution():
 
 
 def test_model_file_loads_standalone():
-    from pipeline.recognize import MODEL_PATH
-
     assert MODEL_PATH.stat().st_size < 5 * 1024 * 1024
     assert NumpyCNN.load(MODEL_PATH).read(np.zeros((1, GLYPH, GLYPH), np.float32)).shape == (1, 9)
 
@@ -73,3 +71,55 @@ def test_real_photo_cells_read_right():
         board = truth_board(p)
         best = max(int((read_board(cells, builtin(), k) == board).sum()) for k in range(4))
         assert best == 81, p.name
+
+
+def _reference_logits(params: dict[str, np.ndarray], glyphs: np.ndarray) -> np.ndarray:
+    """Textbook forward pass (direct convolution, ReLU, then pooling) in float64."""
+    x = glyphs[..., None].astype(np.float64)
+    i = 1
+    while f"conv{i}_w" in params:
+        w, b = params[f"conv{i}_w"].astype(np.float64), params[f"conv{i}_b"]
+        cin, cout = x.shape[3], w.shape[1]
+        w = w.reshape(cin, 3, 3, cout)
+        xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        h, wd = x.shape[1:3]
+        y = np.zeros((x.shape[0], h, wd, cout))
+        for dy in range(3):
+            for dx in range(3):
+                y += np.einsum("nhwc,co->nhwo", xp[:, dy : dy + h, dx : dx + wd], w[:, dy, dx])
+        y = np.maximum(y + b, 0)
+        h2, w2 = h // 2, wd // 2
+        x = y[:, : 2 * h2, : 2 * w2].reshape(-1, h2, 2, w2, 2, cout).max(axis=(2, 4))
+        i += 1
+    x = np.maximum(x.reshape(len(x), -1) @ params["fc1_w"] + params["fc1_b"], 0)
+    return x @ params["fc2_w"] + params["fc2_b"]
+
+
+@pytest.mark.parametrize("channels, dense", [((16, 32, 64), 128), ((8, 16, 32), 64), ((5, 7), 11)])
+def test_any_widths_read_from_the_weight_shapes(channels, dense):
+    rng = np.random.default_rng(2)
+    params, cin, side = {}, 1, GLYPH
+    for i, cout in enumerate(channels, 1):
+        params[f"conv{i}_w"] = rng.standard_normal((9 * cin, cout)).astype(np.float32) * 0.5
+        params[f"conv{i}_b"] = rng.standard_normal(cout).astype(np.float32) * 0.1
+        cin, side = cout, side // 2
+    params["fc1_w"] = rng.standard_normal((side * side * cin, dense)).astype(np.float32) * 0.1
+    params["fc1_b"] = rng.standard_normal(dense).astype(np.float32) * 0.1
+    params["fc2_w"] = rng.standard_normal((dense, 9)).astype(np.float32) * 0.1
+    params["fc2_b"] = rng.standard_normal(9).astype(np.float32) * 0.1
+    model = NumpyCNN(params)
+    assert model.channels == channels and model.dense == dense
+    glyphs = rng.random((7, GLYPH, GLYPH), dtype=np.float32)
+    want = _reference_logits(params, glyphs)
+    np.testing.assert_allclose(model.logits(glyphs), want, rtol=1e-4, atol=1e-4 * abs(want).max())
+
+
+def test_mismatched_weights_are_refused():
+    params = dict(np.load(MODEL_PATH))
+    params["conv2_b"] = params["conv2_b"][:-1]
+    with pytest.raises(ValueError):
+        NumpyCNN(params)
+    params = dict(np.load(MODEL_PATH))
+    params["fc1_w"] = params["fc1_w"][:-1]
+    with pytest.raises(ValueError):
+        NumpyCNN(params)

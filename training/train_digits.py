@@ -46,6 +46,8 @@ CACHE = ROOT / "training" / "cache"
 OUT = ROOT / "pipeline" / "models" / "digits.npz"
 CHUNK = 50  # synthetic photos per work unit (each with its own seed: order-independent)
 MAX_MASK_ERRORS = 2  # real photos whose filled mask is further off are not used
+CHANNELS = (8, 16, 32)  # conv block widths (--channels)
+DENSE = 96  # hidden dense width (--dense)
 
 
 def _synthetic_chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -148,27 +150,39 @@ def real_set(candidates, model: NumpyCNN) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs).astype(np.float16), np.concatenate(ys).astype(np.int64)
 
 
-def make_net():
+def make_net(channels: tuple[int, ...] = CHANNELS, dense: int = DENSE):
+    """[3x3 conv -> batch norm -> ReLU -> 2x2 max-pool] per entry of channels, then
+    dense -> ReLU -> dropout -> 9 logits."""
     import torch.nn as nn
 
-    def block(cin, cout):
-        return [
+    layers, cin, side = [], 1, GLYPH
+    for cout in channels:
+        layers += [
             nn.Conv2d(cin, cout, 3, padding=1),
             nn.BatchNorm2d(cout),
             nn.ReLU(),
             nn.MaxPool2d(2),
         ]
-
+        cin, side = cout, side // 2
     return nn.Sequential(
-        *block(1, 16),
-        *block(16, 32),
-        *block(32, 64),
+        *layers,
         nn.Flatten(),
-        nn.Linear(64 * 3 * 3, 128),
+        nn.Linear(cin * side * side, dense),
         nn.ReLU(),
         nn.Dropout(0.3),
-        nn.Linear(128, 9),
+        nn.Linear(dense, 9),
     )
+
+
+def widths(text: str) -> tuple[int, ...]:
+    """'8,16,32' -> (8, 16, 32): the channels of the conv blocks, for --channels."""
+    try:
+        out = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        out = ()
+    if not out or min(out) < 1 or GLYPH >> len(out) < 1:
+        raise argparse.ArgumentTypeError(f"not 1-4 comma-separated positive widths: {text}")
+    return out
 
 
 def augment(x, gen):
@@ -268,11 +282,18 @@ def check_export(net, params, x) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--photos", type=int, default=5000, help="synthetic photos")
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--warmup-epochs", type=int, default=2, help="synthetic-only first model")
     ap.add_argument("--real-weight", type=float, default=4.0, help="oversampling of real cells")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--channels",
+        type=widths,
+        default=",".join(map(str, CHANNELS)),
+        help="conv block widths, comma-separated (default %(default)s)",
+    )
+    ap.add_argument("--dense", type=int, default=DENSE, help="hidden dense width")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
 
@@ -287,13 +308,14 @@ def main() -> None:
     candidates = real_candidates()
 
     print("stage 1: synthetic only", flush=True)
-    net = make_net()
+    print(f"net: conv {'/'.join(map(str, args.channels))}, dense {args.dense}", flush=True)
+    net = make_net(args.channels, args.dense)
     train(net, xs, ys, np.ones(len(ys)), args.warmup_epochs, args.seed)
     xr, yr = real_set(candidates, NumpyCNN(export(net)))
 
     print("stage 2: synthetic + real", flush=True)
     torch.manual_seed(args.seed + 1)
-    net = make_net()
+    net = make_net(args.channels, args.dense)
     x = np.concatenate([xs, xr])
     y = np.concatenate([ys, yr])
     w = np.concatenate([np.ones(len(ys)), np.full(len(yr), args.real_weight)])
