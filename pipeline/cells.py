@@ -302,7 +302,7 @@ def read_cells(
     binary = (smooth > by_window[rows][:, cols]).view(np.uint8)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
     parts = _parts(stats, centroids, rows, cols, bounds)
-    keep, clarity = _judge(parts, contrast)
+    keep, clarity, joint = _judge(parts, contrast)
     for i in _windows_with_central_line(parts, labels, bounds):
         keep[parts.cell == i] = False
         clarity[i] = 0.0
@@ -311,7 +311,7 @@ def read_cells(
     for i in np.flatnonzero((clarity >= FAINT) & ~glyphs.any(axis=(1, 2))):
         r, c = divmod(int(i), x0.size)
         window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
-        glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.cell_box(i, keep))
+        glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.grown_box(i, joint[i]))
     return _verdicts(glyphs, clarity)
 
 
@@ -363,11 +363,10 @@ class _Parts:
     h: np.ndarray  # (n,) the window's height
     size: tuple[np.ndarray, np.ndarray]  # (w, h) of every window, row-major
 
-    def cell_box(self, i: int, keep: np.ndarray) -> tuple[int, int, int, int]:
-        """(y0, y1, x0, x1) of window i's kept components grown by 1 px (the dilated mask's
-        box), clipped to the window."""
-        box = self.box[(self.cell == i) & keep]
-        x0, y0, x1, y1 = _joint_box(box)
+    def grown_box(self, i: int, joint: np.ndarray) -> tuple[int, int, int, int]:
+        """(y0, y1, x0, x1): window i's joint box (x0, y0, x1, y1) of kept components grown
+        by 1 px (the dilated mask's box), clipped to the window."""
+        x0, y0, x1, y1 = (int(v) for v in joint)
         w, h = int(self.size[0][i]), int(self.size[1][i])
         return max(y0 - 1, 0), min(y1 + 1, h), max(x0 - 1, 0), min(x1 + 1, w)
 
@@ -402,13 +401,14 @@ def _parts(
     )
 
 
-def _judge(parts: _Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Which components make each window's glyph, and each window's clarity (0..1)."""
+def _judge(parts: _Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which components make each window's glyph, each window's clarity (0..1), and the
+    (count, 4) x0, y0, x1, y1 joint box of each window's kept components."""
     count = contrast.size
     keep = np.zeros(parts.cell.size, bool)
     candidates = np.flatnonzero(_digit_like(parts))
     if candidates.size == 0:
-        return keep, np.zeros(count)
+        return keep, np.zeros(count), np.zeros((count, 4), np.intp)
     # per window: the biggest candidate first (the lowest label on a tie)
     order = np.lexsort((candidates, -parts.area[candidates], parts.cell[candidates]))
     candidates = candidates[order]
@@ -432,7 +432,8 @@ def _judge(parts: _Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     has[cell] = True
     width, height = np.where(has, right - left, 0), np.where(has, bottom - top, 0)
     extent = _extent(width, height, *parts.size)
-    return keep, np.where(has, _clarity(extent, contrast), 0.0)
+    boxes = np.column_stack([left, top, right, bottom])
+    return keep, np.where(has, _clarity(extent, contrast), 0.0), boxes
 
 
 def _windows_with_central_line(
@@ -440,16 +441,24 @@ def _windows_with_central_line(
 ) -> list[int]:
     """Windows where a line-like component reaches the middle half: a digit may be stuck to
     a grid line (a line alone, or two meeting in a corner, stays in the margin)."""
-    lines = _line_like(parts.box, parts.w, parts.h) & (parts.cell >= 0)
-    if not lines.any():
-        return []
     y0, y1, x0, x1 = bounds
-    h, w = y1 - y0, x1 - x0
-    rows = np.flatnonzero(_band_ids(y0 + h // 4, y1 - h // 4, labels.shape[0]) < y0.size)
-    cols = np.flatnonzero(_band_ids(x0 + w // 4, x1 - w // 4, labels.shape[1]) < x0.size)
-    central = np.zeros(parts.cell.size, bool)
-    central[labels[np.ix_(rows, cols)].ravel()] = True
-    return sorted(set(parts.cell[lines & central].tolist()))
+    found = set()
+    lines = np.flatnonzero(_line_like(parts.box, parts.w, parts.h) & (parts.cell >= 0))
+    for label in lines.tolist():
+        cell = int(parts.cell[label])
+        if cell in found:
+            continue
+        r, c = divmod(cell, x0.size)
+        h, w = int(y1[r] - y0[r]), int(x1[c] - x0[c])
+        top, left = int(y0[r]) + h // 4, int(x0[c]) + w // 4
+        bottom, right = int(y0[r]) + h - h // 4, int(x0[c]) + w - w // 4
+        bx, by, bw, bh = (int(v) for v in parts.box[label])
+        bx, by = bx + int(x0[c]), by + int(y0[r])
+        if bx >= right or by >= bottom or bx + bw <= left or by + bh <= top:
+            continue  # its box stays in the margin
+        if (labels[top:bottom, left:right] == label).any():
+            found.add(cell)
+    return sorted(found)
 
 
 def _reread_without_border_lines(
@@ -473,22 +482,15 @@ def _reread_without_border_lines(
     everywhere = np.zeros(max(h, w), np.intp)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(cleaned, connectivity=8)
     parts = _parts(stats, centroids, everywhere[:h], everywhere[:w], one)
-    keep, own = _judge(parts, contrast[i : i + 1])
+    keep, own, joint = _judge(parts, contrast[i : i + 1])
     clarity[i] = own[0]
     if own[0] >= FAINT:
-        glyphs[i] = _glyph(ink[window], keep.view(np.uint8)[labels], parts.cell_box(0, keep))
+        glyphs[i] = _glyph(ink[window], keep.view(np.uint8)[labels], parts.grown_box(0, joint[0]))
 
 
 def _glyph(ink: np.ndarray, kept: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     """The normalised glyph of a window's kept components (mask grown by 1 px)."""
     return normalise_glyph(ink, cv2.dilate(kept, SQUARE3), box)
-
-
-def _joint_box(box: np.ndarray) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1), end exclusive, of the boxes' joint bounding box."""
-    x0, y0 = int(box[:, 0].min()), int(box[:, 1].min())
-    x1, y1 = int((box[:, 0] + box[:, 2]).max()), int((box[:, 1] + box[:, 3]).max())
-    return x0, y0, x1, y1
 
 
 def _extent(width: np.ndarray, height: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
