@@ -400,20 +400,26 @@ def comb_fit(profile: np.ndarray) -> float | None:
 
     `profile` is the ink coverage of the rows of a strip, the far border being at the end.
     The far border and the six lines before it are matched to a comb of evenly spaced
-    teeth; the near border lies nine spacings from the far one, minus the far one's half
-    width (the profile ends on its outer ink). None when the comb does not sit on lines.
+    teeth, coarsely then finely (a quarter of the cost of one fine search); the near border
+    lies nine spacings from the far one, minus the far one's half width (the profile ends
+    on its outer ink). None when the comb does not sit on lines.
     """
     side = len(profile)
     slack = np.maximum(np.maximum(profile[:-2], profile[1:-1]), profile[2:])  # +-1 px
     slack = np.concatenate([profile[:1], slack, profile[-1:]])
-    far = np.arange(side - 1, side - 7, -0.5)[:, None, None]  # far border's centre
-    spacing = np.arange(0.95 * side / 9, side / (9 - MAX_CUT), 0.05)[None, :, None]
-    teeth = far - spacing * np.arange(7)[None, None, :]
-    fits = np.interp(teeth, np.arange(side), slack).mean(axis=2)
-    b, c = np.unravel_index(int(np.argmax(fits)), fits.shape)
-    if fits[b, c] < LINE_COVER:
+    positions, teeth = np.arange(side), np.arange(7)
+
+    def best(far: np.ndarray, spacing: np.ndarray) -> tuple[float, float, float]:
+        fits = np.interp(far[:, None, None] - spacing[None, :, None] * teeth, positions, slack)
+        b, c = np.unravel_index(int(np.argmax(fits.mean(axis=2))), fits.shape[:2])
+        return float(far[b]), float(spacing[c]), float(fits[b, c].mean())
+
+    centre, step, _ = best(np.arange(side - 1.0, side - 7.0, -1.0),
+                           np.arange(0.95 * side / 9, side / (9 - MAX_CUT), 0.25))
+    centre, step, fit = best(np.minimum(centre + np.arange(-0.5, 0.75, 0.25), side - 1.0),
+                             step + np.arange(-0.25, 0.26, 0.05))
+    if fit < LINE_COVER:
         return None
-    centre, step = float(far[b, 0, 0]), float(spacing[0, c, 0])
     return centre - 9 * step - (side - 1 - centre)
 
 
