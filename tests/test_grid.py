@@ -8,6 +8,7 @@ import pytest
 
 from benchmarks import dataset
 from pipeline.grid import find_grid, order_corners
+from tests.synth import photo
 
 CELL = 40
 SIDE = 9 * CELL
@@ -143,3 +144,104 @@ def test_real_photos_match_outline(name: str) -> None:
     truth = order_corners(np.array(photo.corners, np.float32))
     side = np.mean(np.hypot(*(truth - np.roll(truth, -1, axis=0)).T))
     assert max_error(found, truth) <= 0.02 * side
+
+
+# Grids that touch or are cut by the photo's edge (tests.synth.photo, 640 x 480; the grid
+# is about 400 px, 45 px a cell). A cut grid's corners lie outside the image.
+EDGE_GRID = np.array([[120, 40], [520, 50], [525, 445], [115, 440]], np.float32)
+SIDES = ["top", "right", "bottom", "left"]
+
+
+def at_edge(side: str, beyond: float, size: tuple[int, int] = (640, 480)) -> np.ndarray:
+    """EDGE_GRID moved so its outermost corner on `side` lies `beyond` px past that edge
+    (negative: inside the photo)."""
+    width, height = size
+    corners = EDGE_GRID.copy()
+    if side == "top":
+        corners[:, 1] -= corners[:, 1].min() + beyond
+    elif side == "bottom":
+        corners[:, 1] += height - 1 - corners[:, 1].max() + beyond
+    elif side == "left":
+        corners[:, 0] -= corners[:, 0].min() + beyond
+    else:
+        corners[:, 0] += width - 1 - corners[:, 0].max() + beyond
+    return corners
+
+
+@pytest.mark.parametrize("beyond", [-2, 0])
+@pytest.mark.parametrize("side", SIDES)
+def test_grid_touching_the_edge(side: str, beyond: float) -> None:
+    image, corners = photo(corners=at_edge(side, beyond), seed=3)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, corners) <= 3
+
+
+@pytest.mark.parametrize("beyond", [22, 35, 44])  # half a cell to a cell: 8 lines left
+@pytest.mark.parametrize("side", SIDES)
+def test_grid_cut_by_the_edge_is_completed_beyond_it(side: str, beyond: float) -> None:
+    image, corners = photo(corners=at_edge(side, beyond), seed=3)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, corners) <= 6
+    height, width = image.shape[:2]
+    outside = (found[:, 0] < -5) | (found[:, 0] > width + 4)
+    outside |= (found[:, 1] < -5) | (found[:, 1] > height + 4)
+    assert outside.sum() == 2  # the two corners of the cut side
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [[-30, -25], [380, -15], [390, 400], [-20, 390]],  # top-left corner cut off
+        [[250, 90], [660, 100], [665, 500], [240, 495]],  # bottom-right corner cut off
+        [[140, -20], [520, 10], [490, 400], [110, 370]],  # slanted: one top corner inside
+        [[-40, 60], [420, 20], [430, 460], [-30, 430]],  # left side cut, in perspective
+    ],
+    ids=["top-left", "bottom-right", "slanted-top", "perspective-left"],
+)
+def test_grid_cut_across_a_corner_or_at_a_slant(corners: list[list[int]]) -> None:
+    image, truth = photo(corners=np.array(corners, np.float32))
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, truth) <= 10  # 2.5 % of the grid's side
+
+
+def test_grid_cut_in_a_large_photo() -> None:
+    corners = np.array([[100, -60], [900, -40], [910, 760], [90, 750]], np.float32)
+    image, truth = photo(size=(960, 1280), corners=corners)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, truth) <= 8
+
+
+def test_grid_cut_by_a_quarter_cell_keeps_its_corners_on_the_edge() -> None:
+    """Known limit: such a grid still scores as a whole one, so it is not completed."""
+    image, truth = photo(corners=at_edge("top", 10), seed=3)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, truth) <= 12  # a quarter cell
+
+
+@pytest.mark.parametrize("n, box", [(6, 3), (8, 4), (10, 5), (12, 3), (15, 15), (4, 2)])
+def test_other_grids_cut_by_the_edge_are_not_taken(n: int, box: int) -> None:
+    canvas = np.full((480, 640), 255, np.uint8)
+    corners = np.array([[120, -30], [520, -22], [525, 370], [115, 365]], np.float32)
+    image = photo_like(place(canvas, draw_grid(n, 400 // n, box, digits=False), corners))
+    assert find_grid(image) is None
+
+
+@pytest.mark.skipif(not dataset.available(), reason="photo dataset not present")
+def test_blurry_grid_cut_at_the_top_edge_is_found() -> None:
+    """image87: the top border leaves the photo, and blur parts the right border's top
+    piece from the grid, so the plain hull's top-right corner fell on a box line."""
+    photo87 = next((p for p in dataset.photos("train", held_out=False) if p.name == "image87"),
+                   None)
+    if photo87 is None or photo87.corners is None:
+        pytest.skip("image87 not in the training part")
+    image = cv2.imread(str(photo87.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    found = find_grid(image)
+    assert found is not None
+    truth = order_corners(np.array(photo87.corners, np.float32))
+    side = np.mean(np.hypot(*(truth - np.roll(truth, -1, axis=0)).T))
+    assert max_error(found, truth) <= 0.05 * side
