@@ -534,14 +534,17 @@ def _digit_like(parts: _Parts) -> np.ndarray:
 
 
 def _near(box: np.ndarray, best: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Per component: its box lies within the best component's box grown by 15 % of the
-    cell."""
+    """Per component: its box meets the best component's box grown by 15 % of the cell.
+
+    Meeting, not lying within: a piece of a broken digit (a thin 7's stem or a 5's flag,
+    cut off where the stroke thins) often reaches beyond the biggest piece's box.
+    """
     gx, gy = 0.15 * w, 0.15 * h
     return (
-        (box[:, 0] >= best[:, 0] - gx)
-        & (box[:, 1] >= best[:, 1] - gy)
-        & (box[:, 0] + box[:, 2] <= best[:, 0] + best[:, 2] + gx)
-        & (box[:, 1] + box[:, 3] <= best[:, 1] + best[:, 3] + gy)
+        (box[:, 0] + box[:, 2] >= best[:, 0] - gx)
+        & (box[:, 1] + box[:, 3] >= best[:, 1] - gy)
+        & (box[:, 0] <= best[:, 0] + best[:, 2] + gx)
+        & (box[:, 1] <= best[:, 1] + best[:, 3] + gy)
     )
 
 
