@@ -33,8 +33,9 @@ INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty o
 FLAT = 0.6  # upright ink less tall than this times its width is not a digit
 FLAT_DOUBT = 0.2  # how much of its clarity such ink keeps (correction may still use it)
 SURE = 0.99  # a faint glyph read as one digit with this probability is probably printed:
-SURE_ODDS = 30  # likelihood ratio: on 400 synthetic photos (benchmarks.synthetic) 58 of 111
-# faint digits but only 5 of 296 faint stains or specks were read that surely
+SURE_ODDS = 30  # likelihood ratio, kept below the measured ~50: on 400 synthetic photos
+# (benchmarks.synthetic) 56 of 83 faint digits but only 4 of 303 faint stains or specks
+# were read that surely
 
 
 @dataclass(frozen=True)
