@@ -183,3 +183,30 @@ def test_cells_read_together_match_each_cell_read_alone(name):
         assert alone.ink == pytest.approx(float(cells.ink[i]), abs=1e-6), i
         np.testing.assert_allclose(alone.glyph, cells.glyphs[i], atol=1e-6)
     assert cells.filled.sum() >= 17
+
+
+def test_touching_windows_are_read_one_by_one_with_the_same_rules():
+    """Windows that touch (a lattice squeezed by curved paper) cannot be labelled in one
+    pass; read_cells then reads them one by one, deciding what read_cell decides."""
+    from pipeline.cells import ink_map, read_cells
+
+    board = example_board(3)
+    photo, corners = photo_of(draw_grid(board))
+    square, _ = warp_grid(photo, corners)
+    ink = ink_map(square)
+    smooth = cv2.GaussianBlur(ink, (3, 3), 0)
+    edges = np.linspace(0, 450, 10).round().astype(int)
+    bounds = (edges[:-1], edges[1:], edges[:-1], edges[1:])  # each ends where the next starts
+    spans = list(zip(edges[:-1], edges[1:], strict=True))
+    peaks = np.array(
+        [ink[y0 + 10 : y1 - 10, x0 + 10 : x1 - 10].max() for y0, y1 in spans for x0, x1 in spans],
+        np.float64,
+    )
+    glyphs, filled, clarity = read_cells(ink, smooth, bounds, peaks, level=float(peaks.max()))
+    for i in range(81):
+        r, c = divmod(i, 9)
+        window = (slice(edges[r], edges[r + 1]), slice(edges[c], edges[c + 1]))
+        alone = read_cell(ink[window], float(peaks.max()), float(peaks[i]), smooth[window])
+        assert alone.filled == filled[i] and alone.ink == pytest.approx(float(clarity[i]))
+        np.testing.assert_allclose(alone.glyph, glyphs[i], atol=1e-6)
+    assert filled.sum() >= 20
