@@ -19,7 +19,7 @@ import numpy as np
 GLYPH = 28  # glyph side in px
 GLYPH_BOX = 20  # the larger side of the ink is scaled to this many px of the GLYPH
 SQUARE3 = np.ones((3, 3), np.uint8)
-FAINT = 0.15  # clarity from which an empty cell's faint glyph is still kept and read
+FAINT = 0.08  # clarity from which an empty cell's faint glyph is still kept and read
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 
 
