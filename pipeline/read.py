@@ -82,10 +82,10 @@ def read_digits(
     of the cells that hold a glyph (`has_glyph`, in square-frame order) read that way up.
 
     All glyphs are read the way the EXIF tag says and the other way up (half a turn); a
-    sample of the clearest glyphs is also read in the two sideways turns. Sideways turns
-    are told apart on the sample (a digit on its side reads badly), but upright from upside
-    down only on all the clear glyphs: 0, 1, 8 and a 6 turned into a 9 read well either
-    way, so a dozen glyphs can mislead. The EXIF tag only breaks near-ties."""
+    sample of the clearest glyphs is also read in the two sideways turns. The sample tells
+    the axis (a digit on its side reads badly), but the two ways along it are told apart
+    only on all the clear glyphs: 1, 8 and a 6 turned into a 9 read well either way up,
+    so a few glyphs can mislead. The EXIF tag only breaks near-ties."""
     readable = np.flatnonzero(has_glyph(cells))
     glyphs = cells.glyphs[readable]
     preferred = EXIF_TURNS.get(exif_orientation, 0)
@@ -108,8 +108,13 @@ def read_digits(
     if turns in read:  # upright or upside down: judged on all the clear glyphs
         upright = _confidence(read[preferred][clear]) + EXIF_TIE
         turns = preferred if upright >= _confidence(read[opposite][clear]) else opposite
-        if engine is judge:
-            return turns, read[turns]
+    else:  # the tag is wrong by a quarter turn: which one, judged on all the clear glyphs
+        both = judge.read(np.concatenate([_turned(glyphs, k) for k in sideways]))
+        read = {sideways[0]: both[: glyphs.shape[0]], sideways[1]: both[glyphs.shape[0] :]}
+        left, right = (_confidence(read[k][clear]) for k in sideways)
+        turns = sideways[0] if left >= right else sideways[1]
+    if engine is judge:
+        return turns, read[turns]
     return turns, engine.read(_turned(glyphs, turns))
 
 
