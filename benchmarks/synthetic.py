@@ -19,8 +19,30 @@ import sys
 import numpy as np
 
 from pipeline.cells import extract_glyphs
+from pipeline.grid import order_corners
 from pipeline.read import board_from, cell_probabilities, read_digits
 from pipeline.recognize import builtin
+
+
+def turned_photo(image: np.ndarray, corners: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned by k quarter turns counter-clockwise (np.rot90), and its grid
+    corners in the turned frame, ordered as find_grid orders them (by the image frame)."""
+    width = image.shape[1]
+    for _ in range(k):
+        corners = np.stack([corners[:, 1], (width - 1) - corners[:, 0]], axis=1)
+        width = image.shape[0] if width == image.shape[1] else image.shape[1]
+    return np.rot90(image, k).copy(), order_corners(corners).astype(np.float32)
+
+
+def wrong_turn(image: np.ndarray, corners: np.ndarray) -> int:
+    """In how many of the four quarter turns of the photo the reader picks a wrong turn
+    (with EXIF orientation 1: the tag is stale for three of them)."""
+    wrong = 0
+    for k in range(4):
+        turned, quad = turned_photo(image, corners, k)
+        turns, _ = read_digits(extract_glyphs(turned, quad), builtin(), 1)
+        wrong += turns != (-k) % 4
+    return wrong
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,9 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     missed: collections.Counter[str] = collections.Counter()
     misread: collections.Counter[tuple[str, str]] = collections.Counter()
-    exact = false = digits = 0
+    exact = false = digits = turned_wrong = 0
     for _ in range(args.photos):
         photo = synthetic_photo(fonts, rng)
+        turned_wrong += wrong_turn(photo.image, photo.corners)
         cells = extract_glyphs(photo.image, photo.corners)
         turns, read = read_digits(cells, builtin(), 1)
         board = board_from(cell_probabilities(cells, turns, read))
@@ -62,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"empty cells as digits {false}")
     top = ", ".join(f"{t}->{r}: {n}" for (t, r), n in misread.most_common(8))
     print(f"digits misread        {sum(misread.values())}  {top}")
+    print(f"wrong orientation     {turned_wrong} of {4 * args.photos} (each photo in 4 turns)")
     return 0
 
 
