@@ -73,10 +73,10 @@ def flat_overlay(
         w, h = (y1 - y0, x1 - x0) if reading.turns % 2 else (x1 - x0, y1 - y0)
         if given == "0":
             patch = np.rot90(digit_patch(int(answer), w, h), -reading.turns)
-            digits[y0:y1, x0:x1] = np.maximum(digits[y0:y1, x0:x1], patch)
+            digits[y0:y1, x0:x1] = patch  # cells never overlap: [x0, x1) meets [x1, ...)
         else:
             patch = np.rot90(ring_patch(w, h), -reading.turns)
-            rings[y0:y1, x0:x1] = np.maximum(rings[y0:y1, x0:x1], patch)
+            rings[y0:y1, x0:x1] = patch
     return digits, rings
 
 
