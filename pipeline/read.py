@@ -124,11 +124,13 @@ def has_glyph(cells: Cells) -> np.ndarray:
     return cells.filled | (cells.glyphs.reshape(81, -1).max(axis=1) > 0)
 
 
-def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarray:
+def cell_probabilities(
+    cells: Cells, turns: int, digits: np.ndarray, calibrated: bool = True
+) -> np.ndarray:
     """(81, 10) probabilities in the upright frame: P(empty) from the cell's ink, the digits
     from the recognizer for cells with a glyph (uniform for blank ones). A faint glyph that
-    the recognizer reads with near certainty is taken for a digit: stains and specks
-    rarely look that much like one."""
+    a `calibrated` recognizer reads with near certainty is taken for a digit: stains and
+    specks rarely look that much like one."""
     square = np.full((81, 9), 1.0 / 9)
     square[has_glyph(cells)] = digits
     order = upright_order(turns)
@@ -138,6 +140,7 @@ def cell_probabilities(cells: Cells, turns: int, digits: np.ndarray) -> np.ndarr
     clarity[flat] *= FLAT_DOUBT
     p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
     sure = ~filled & ~flat & has_glyph(cells)[order] & (square[order].max(axis=1) >= SURE)
+    sure &= calibrated
     odds = p_digit[sure] / (1 - p_digit[sure]) * SURE_ODDS
     p_digit[sure] = odds / (1 + odds)
     probs = np.empty((81, 10))
@@ -178,7 +181,7 @@ def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1)
             " anything; it does not look like a Sudoku"
         )
     turns, digits = read_digits(cells, engine, exif_orientation)
-    probs = cell_probabilities(cells, turns, digits)
+    probs = cell_probabilities(cells, turns, digits, engine.calibrated)
     board = board_from(probs)
     read = [probs[i, int(ch)] for i, ch in enumerate(board) if ch != "0"]
     confidence = float(np.mean(read)) if read else 0.0
