@@ -27,11 +27,10 @@ from pipeline.recognize import builtin
 def turned_photo(image: np.ndarray, corners: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The photo turned by k quarter turns counter-clockwise (np.rot90), and its grid
     corners in the turned frame, ordered as find_grid orders them (by the image frame)."""
-    width = image.shape[1]
     for _ in range(k):
-        corners = np.stack([corners[:, 1], (width - 1) - corners[:, 0]], axis=1)
-        width = image.shape[0] if width == image.shape[1] else image.shape[1]
-    return np.rot90(image, k).copy(), order_corners(corners).astype(np.float32)
+        corners = np.stack([corners[:, 1], (image.shape[1] - 1) - corners[:, 0]], axis=1)
+        image = np.rot90(image)
+    return np.ascontiguousarray(image), order_corners(corners).astype(np.float32)
 
 
 def wrong_turn(image: np.ndarray, corners: np.ndarray) -> int:

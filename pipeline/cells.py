@@ -258,8 +258,8 @@ def read_cell(
     h, w = ink.shape
     peak = central_peak(ink) if peak is None else peak
     smooth = cv2.GaussianBlur(ink, (3, 3), 0) if smooth is None else smooth
-    bounds = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
-    glyphs, filled, clarity = read_cells(ink, smooth, bounds, np.array([peak], np.float64), level)
+    peaks = np.array([peak], np.float64)
+    glyphs, filled, clarity = read_cells(ink, smooth, _single(h, w), peaks, level)
     return CellReading(glyphs[0], bool(filled[0]), float(clarity[0]))
 
 
@@ -289,12 +289,13 @@ def read_cells(
     count = y0.size * x0.size
     glyphs = np.zeros((count, GLYPH, GLYPH), np.float32)
     clarity = np.zeros(count, np.float64)
-    contrast = np.asarray(peaks, np.float64) / level
+    peaks = np.asarray(peaks, np.float64)
+    contrast = peaks / level
     if not np.any(contrast >= 0.2):
         return glyphs, np.zeros(count, bool), clarity.astype(np.float32)
     if np.any(y0[1:] <= y1[:-1]) or np.any(x0[1:] <= x1[:-1]):  # touching windows
         return _read_one_by_one(ink, smooth, bounds, peaks, level)
-    threshold = np.maximum(np.maximum(0.35 * np.asarray(peaks, np.float64), 0.15 * level), 0.03)
+    threshold = np.maximum(np.maximum(0.35 * peaks, 0.15 * level), 0.03)
     threshold = np.where(contrast >= 0.2, threshold, np.inf).astype(np.float32)
     rows, cols = _band_ids(y0, y1, ink.shape[0]), _band_ids(x0, x1, ink.shape[1])
     by_window = np.full((y0.size + 1, x0.size + 1), np.inf, np.float32)
@@ -309,8 +310,7 @@ def read_cells(
         _reread_without_border_lines(i, ink, binary, bounds, contrast, glyphs, clarity)
     lookup = keep.view(np.uint8)
     for i in np.flatnonzero((clarity >= FAINT) & ~glyphs.any(axis=(1, 2))):
-        r, c = divmod(int(i), x0.size)
-        window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+        window = _window(bounds, i, x0.size)
         glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.grown_box(i, joint[i]))
     return _verdicts(glyphs, clarity)
 
@@ -331,15 +331,25 @@ def _read_one_by_one(
     level: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """read_cells window by window, for lattices whose windows touch."""
-    y0, y1, x0, x1 = bounds
+    cols = bounds[2].size
     out = []
-    for i in range(y0.size * x0.size):
-        r, c = divmod(i, x0.size)
-        window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
-        h, w = ink[window].shape
-        one = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
+    for i in range(bounds[0].size * cols):
+        window = _window(bounds, i, cols)
+        one = _single(*ink[window].shape)
         out.append(read_cells(ink[window], smooth[window], one, peaks[i : i + 1], level))
     return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
+
+
+def _single(h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Bounds of one window covering a whole h x w crop."""
+    return np.array([0]), np.array([h]), np.array([0]), np.array([w])
+
+
+def _window(bounds: tuple[np.ndarray, ...], i: int, cols: int) -> tuple[slice, slice]:
+    """The (rows, cols) slices of window i (row-major over `cols` columns)."""
+    y0, y1, x0, x1 = bounds
+    r, c = divmod(int(i), cols)
+    return slice(y0[r], y1[r]), slice(x0[c], x1[c])
 
 
 def _band_ids(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:
@@ -472,13 +482,11 @@ def _reread_without_border_lines(
 ) -> None:
     """Judge window i again with the long straight runs in its outer quarter (grid lines,
     which blur and big digits can join to a digit) removed; fills glyphs[i], clarity[i]."""
-    y0, y1, x0, x1 = bounds
-    r, c = divmod(i, x0.size)
-    window = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
+    window = _window(bounds, i, bounds[2].size)
     cleaned = binary[window].copy()
     cleaned[_border_lines(cleaned)] = 0
     h, w = cleaned.shape
-    one = (np.array([0]), np.array([h]), np.array([0]), np.array([w]))
+    one = _single(h, w)
     everywhere = np.zeros(max(h, w), np.intp)
     n, labels, stats, centroids = cv2.connectedComponentsWithStats(cleaned, connectivity=8)
     parts = _parts(stats, centroids, everywhere[:h], everywhere[:w], one)

@@ -135,6 +135,13 @@ REAL = ["image1", "image1003", "image1062", "image1076", "image145", "image16"]
 @pytest.mark.skipif(not dataset.available(), reason="photo dataset not present")
 @pytest.mark.parametrize("name", REAL)
 def test_real_photos_match_outline(name: str) -> None:
+    error, side = outline_error(name)
+    assert error <= 0.02 * side
+
+
+def outline_error(name: str) -> tuple[float, float]:
+    """A training-part photo's largest corner error against its outline, and the outline's
+    mean side (skips when the photo is not in the training part)."""
     photo = next((p for p in dataset.photos("train", held_out=False) if p.name == name), None)
     if photo is None or photo.corners is None:
         pytest.skip(f"{name} not in the training part")
@@ -143,7 +150,7 @@ def test_real_photos_match_outline(name: str) -> None:
     assert found is not None
     truth = order_corners(np.array(photo.corners, np.float32))
     side = np.mean(np.hypot(*(truth - np.roll(truth, -1, axis=0)).T))
-    assert max_error(found, truth) <= 0.02 * side
+    return max_error(found, truth), float(side)
 
 
 # Grids that touch or are cut by the photo's edge (tests.synth.photo, 640 x 480; the grid
@@ -235,13 +242,5 @@ def test_other_grids_cut_by_the_edge_are_not_taken(n: int, box: int) -> None:
 def test_blurry_grid_cut_at_the_top_edge_is_found() -> None:
     """image87: the top border leaves the photo, and blur parts the right border's top
     piece from the grid, so the plain hull's top-right corner fell on a box line."""
-    photo87 = next((p for p in dataset.photos("train", held_out=False) if p.name == "image87"),
-                   None)
-    if photo87 is None or photo87.corners is None:
-        pytest.skip("image87 not in the training part")
-    image = cv2.imread(str(photo87.path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-    found = find_grid(image)
-    assert found is not None
-    truth = order_corners(np.array(photo87.corners, np.float32))
-    side = np.mean(np.hypot(*(truth - np.roll(truth, -1, axis=0)).T))
-    assert max_error(found, truth) <= 0.05 * side
+    error, side = outline_error("image87")
+    assert error <= 0.05 * side
