@@ -301,7 +301,7 @@ def read_cells(
     by_window = np.full((y0.size + 1, x0.size + 1), np.inf, np.float32)
     by_window[:-1, :-1] = threshold.reshape(y0.size, x0.size)
     binary = (smooth > by_window[rows][:, cols]).view(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats, centroids = components(binary)
     parts = _parts(stats, centroids, rows, cols, bounds)
     keep, clarity, joint = _judge(parts, contrast)
     for i in _windows_with_central_line(parts, labels, bounds):
@@ -313,6 +313,13 @@ def read_cells(
         window = _window(bounds, i, x0.size)
         glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.grown_box(i, joint[i]))
     return _verdicts(glyphs, clarity)
+
+
+def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """connectedComponentsWithStats (8-connected, int32 labels) by the BBDT algorithm: the
+    same labels as the default, but on one thread about 2.8x faster on a 450 px square
+    than the default's single-thread choice (Spaghetti)."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)
 
 
 def _verdicts(glyphs: np.ndarray, clarity: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -488,7 +495,7 @@ def _reread_without_border_lines(
     h, w = cleaned.shape
     one = _single(h, w)
     everywhere = np.zeros(max(h, w), np.intp)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cleaned, connectivity=8)
+    n, labels, stats, centroids = components(cleaned)
     parts = _parts(stats, centroids, everywhere[:h], everywhere[:w], one)
     keep, own, joint = _judge(parts, contrast[i : i + 1])
     clarity[i] = own[0]

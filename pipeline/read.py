@@ -17,6 +17,7 @@ from .cells import (
     Cells,
     cell_windows,
     central_peak,
+    components,
     extract_glyphs,
     ink_map,
     normalise_glyph,
@@ -29,6 +30,10 @@ SQUARE_ORDER = np.arange(81).reshape(9, 9)
 EXIF_TURNS = {1: 0, 3: 2, 6: 3, 8: 1}  # EXIF orientation -> quarter turns (np.rot90's k)
 EXIF_TIE = 0.05  # mean log-probability margin under which the EXIF tag decides
 ORIENT_SAMPLE = 12  # glyphs read in every turn to judge the orientation
+UPRIGHT_SURE = -0.01  # mean log-probability of the clear glyphs (~99 %) that settles the
+# turn at once: measured up to -0.055 in a wrong turn (300 synthetic photos), while 98 %
+# of the real training photos read at least this well the right way up
+MIN_CLEAR = 8  # fewer clear glyphs never settle the turn at once
 INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
 FLAT = 0.6  # upright ink less tall than this times its width is not a digit
 FLAT_DOUBT = 0.2  # how much of its clarity such ink keeps (correction may still use it)
@@ -81,22 +86,45 @@ def read_digits(
     """The quarter turns that make the board upright, and the (n, 9) digit probabilities
     of the cells that hold a glyph (`has_glyph`, in square-frame order) read that way up.
 
-    All glyphs are read the way the EXIF tag says and the other way up (half a turn); a
-    sample of the clearest glyphs is also read in the two sideways turns. The sample tells
-    the axis (a digit on its side reads badly), but the two ways along it are told apart
-    only on all the clear glyphs: 1, 8 and a 6 turned into a 9 read well either way up,
-    so a few glyphs can mislead. The EXIF tag only breaks near-ties."""
+    All glyphs are first read the way the EXIF tag says; when the clear ones read with
+    near certainty (UPRIGHT_SURE) that is the answer, since no other turn reads that well.
+    Otherwise they are also read the other way up (half a turn), and a sample of the
+    clearest glyphs in the two sideways turns. The sample tells the axis (a digit on its
+    side reads badly), but the two ways along it are told apart only on all the clear
+    glyphs: 1, 8 and a 6 turned into a 9 read well either way up, so a few glyphs can
+    mislead. The EXIF tag only breaks near-ties."""
     readable = np.flatnonzero(has_glyph(cells))
     glyphs = cells.glyphs[readable]
     preferred = EXIF_TURNS.get(exif_orientation, 0)
     if readable.size == 0:
         return preferred, np.zeros((0, 9), np.float32)
     judge = builtin()
-    sample = np.argsort(-cells.ink[readable], kind="stable")[:ORIENT_SAMPLE]  # clearest first
     clear = cells.filled[readable]
     clear = clear if clear.any() else np.ones_like(clear)
+    read = _read_turns(judge, glyphs, (preferred,))
+    if clear.sum() >= MIN_CLEAR and _confidence(read[preferred][clear]) >= UPRIGHT_SURE:
+        turns = preferred
+    else:
+        turns = _judge_turns(judge, glyphs, cells.ink[readable], clear, preferred, read)
+    if engine is judge:
+        return turns, read[turns]
+    return turns, engine.read(_turned(glyphs, turns))
+
+
+def _judge_turns(
+    judge: Recognizer,
+    glyphs: np.ndarray,
+    ink: np.ndarray,
+    clear: np.ndarray,
+    preferred: int,
+    read: dict[int, np.ndarray],
+) -> int:
+    """The turn in which the glyphs read best (see read_digits); `ink` is each glyph's
+    clarity, `read` holds the glyphs read in the preferred turn and receives those of the
+    turns read here."""
+    sample = np.argsort(-ink, kind="stable")[:ORIENT_SAMPLE]  # clearest first
     opposite = (preferred + 2) % 4
-    read = _read_turns(judge, glyphs, (preferred, opposite))
+    read.update(_read_turns(judge, glyphs, (opposite,)))
     sideways = [(preferred + 1) % 4, (preferred + 3) % 4]
     trial = judge.read(np.concatenate([_turned(glyphs[sample], k) for k in sideways]))
     on_sample = {preferred: _confidence(read[preferred][sample]) + EXIF_TIE,
@@ -106,14 +134,11 @@ def read_digits(
     turns = max(on_sample, key=on_sample.__getitem__)
     if turns in read:  # upright or upside down: judged on all the clear glyphs
         upright = _confidence(read[preferred][clear]) + EXIF_TIE
-        turns = preferred if upright >= _confidence(read[opposite][clear]) else opposite
-    else:  # the tag is wrong by a quarter turn: which one, judged on all the clear glyphs
-        read = _read_turns(judge, glyphs, sideways)
-        left, right = (_confidence(read[k][clear]) for k in sideways)
-        turns = sideways[0] if left >= right else sideways[1]
-    if engine is judge:
-        return turns, read[turns]
-    return turns, engine.read(_turned(glyphs, turns))
+        return preferred if upright >= _confidence(read[opposite][clear]) else opposite
+    # the tag is wrong by a quarter turn: which one, judged on all the clear glyphs
+    read.update(_read_turns(judge, glyphs, sideways))
+    left, right = (_confidence(read[k][clear]) for k in sideways)
+    return sideways[0] if left >= right else sideways[1]
 
 
 def _read_turns(
@@ -227,7 +252,7 @@ def reread_blanks(reading: Reading, cells: list[int]) -> np.ndarray:
 def _central_glyph(crop: np.ndarray, peak: float) -> np.ndarray:
     """The ink component nearest the cell's centre, above half the central peak, as a glyph."""
     binary = (crop > 0.5 * peak).astype(np.uint8) if peak > 0 else np.zeros_like(crop, np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    n, labels, stats, centroids = components(binary)
     if n <= 1:
         return np.zeros((GLYPH, GLYPH), np.float32)
     h, w = crop.shape
