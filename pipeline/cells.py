@@ -212,6 +212,12 @@ def _quantile(values: np.ndarray, q: float) -> float:
 def _quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     """np.percentile(values, [100 q, ...]) (linear interpolation) with one partial sort."""
     n = values.size
+    if len(qs) == 1:  # the common case, without the bookkeeping
+        pos = qs[0] * (n - 1)
+        lo = int(pos)
+        hi = min(lo + 1, n - 1)
+        part = np.partition(values.ravel(), (lo, hi) if hi > lo else lo)
+        return [float(part[lo] + (pos - lo) * (part[hi] - part[lo]))]
     spots = [(q * (n - 1), int(q * (n - 1))) for q in qs]
     part = np.partition(
         values.ravel(), sorted({k for _, lo in spots for k in (lo, min(lo + 1, n - 1))})
@@ -234,19 +240,20 @@ def normalise_glyph(
             return glyph
         box = (int(ys.min()), int(ys.max()) + 1, int(xs.min()), int(xs.max()) + 1)
     y0, y1, x0, x1 = box
-    patch = ink[y0:y1, x0:x1] * mask[y0:y1, x0:x1]
+    patch = ink[y0:y1, x0:x1] * mask[y0:y1, x0:x1]  # ink is 0..1, so patch >= 0
     inked = patch[patch > 0]
     top = _quantile(inked, 0.9) if inked.size else 0.0
     if top <= 0:
         return glyph
-    patch = np.minimum(patch * (1.0 / top), 1.0, dtype=np.float32)
+    patch *= 1.0 / top
+    np.minimum(patch, 1.0, out=patch)
     h, w = patch.shape
     scale = GLYPH_BOX / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    small = cv2.resize(patch, (nw, nh), interpolation=interp)
+    small = cv2.resize(patch, (nw, nh), interpolation=interp)  # weights >= 0: stays >= 0
     oy, ox = (GLYPH - nh) // 2, (GLYPH - nw) // 2
-    glyph[oy : oy + nh, ox : ox + nw] = np.clip(small, 0.0, 1.0)
+    glyph[oy : oy + nh, ox : ox + nw] = np.minimum(small, 1.0, out=small)
     return glyph
 
 
@@ -602,7 +609,7 @@ def cell_windows(
 
 def central_peaks(box: np.ndarray, bounds: tuple[np.ndarray, ...]) -> np.ndarray:
     """(81,) central_peak of every cell at once, from the 3x3-averaged ink map `box`: the
-    maximum over each cell's middle 60 %, found with two strided max-reductions."""
+    maximum over each cell's middle 60 %, found band by band."""
     y0, y1, x0, x1 = bounds
     ya, yb = y0 + (y1 - y0) // 5, y1 - (y1 - y0) // 5
     xa, xb = x0 + (x1 - x0) // 5, x1 - (x1 - x0) // 5
@@ -622,7 +629,9 @@ def central_peaks(box: np.ndarray, bounds: tuple[np.ndarray, ...]) -> np.ndarray
                 for c in range(9)
             ]
         )
-    by_row = np.maximum.reduceat(box, rows, axis=0)[::2]
+    # a band's rows reduced by plain max (contiguous rows: 6x faster than reduceat)
+    bands = zip(ya.tolist(), yb.tolist(), strict=True)
+    by_row = np.stack([box[a:b].max(axis=0) for a, b in bands])
     return np.maximum.reduceat(by_row, cols, axis=1)[:, ::2].ravel().astype(np.float64)
 
 

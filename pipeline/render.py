@@ -52,21 +52,21 @@ def ring_patch(width: int, height: int) -> np.ndarray:
 
 def flat_overlay(
     reading: Reading, board: str, solution: str, side: int, marked: tuple[int, ...] = ()
-) -> tuple[np.ndarray, np.ndarray]:
-    """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame."""
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame;
+    rings is None when no cell is marked."""
     size = reading.cells.square.shape[0]
     scale = side / size
-    xs, ys = (np.asarray(v, np.float64) * scale for v in reading.cells.lattice)
+    xs, ys = (np.round(np.asarray(v, np.float64) * scale).astype(int).tolist()
+              for v in reading.cells.lattice)
     digits = np.zeros((side, side), np.uint8)
-    rings = np.zeros((side, side), np.uint8)
-    order = reading.order
+    rings = np.zeros((side, side), np.uint8) if marked else None
+    order = reading.order.tolist()
     for cell, (given, answer) in enumerate(zip(board, solution, strict=True)):
         if given != "0" and cell not in marked:
             continue
-        square_cell = int(order[cell])
-        r, c = divmod(square_cell, 9)
-        x0, x1 = int(round(xs[c])), int(round(xs[c + 1]))
-        y0, y1 = int(round(ys[r])), int(round(ys[r + 1]))
+        r, c = divmod(order[cell], 9)
+        x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
         if x1 - x0 < 4 or y1 - y0 < 4:
             continue
         # Draw upright, then turn back into the square's frame.
@@ -74,7 +74,7 @@ def flat_overlay(
         if given == "0":
             patch = np.rot90(digit_patch(int(answer), w, h), -reading.turns)
             digits[y0:y1, x0:x1] = patch  # cells never overlap: [x0, x1) meets [x1, ...)
-        else:
+        elif rings is not None:
             patch = np.rot90(ring_patch(w, h), -reading.turns)
             rings[y0:y1, x0:x1] = patch
     return digits, rings
@@ -106,7 +106,7 @@ def render(
     flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
     roi = out[y0:y1, x0:x1]
     for plane, colour in ((rings, RING), (digits, INK)):
-        if plane.any():
+        if plane is not None:
             alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0),
                                         flags=cv2.INTER_LINEAR)
             blend(roi, alpha, colour)
@@ -115,9 +115,13 @@ def render(
 
 def blend(image: np.ndarray, alpha: np.ndarray, colour: tuple[int, int, int]) -> None:
     """Paint `colour` over `image` in place, weighted by the uint8 `alpha`; only the pixels
-    the alpha touches are computed (digits cover a small part of the grid)."""
+    the alpha touches are computed (digits cover a small part of the grid). Float32 math
+    rounded half up equals the exact integer blend, and writing each channel's plane is
+    faster than writing 3-byte pixels."""
     ys, xs = np.divmod(np.flatnonzero(alpha > 0), alpha.shape[1])  # 10x faster on bool
-    a = alpha[ys, xs].astype(np.uint16)[:, None]
-    under = image[ys, xs].astype(np.uint16)
-    paint = np.array(colour, np.uint16)[None, :]
-    image[ys, xs] = ((under * (255 - a) + paint * a + 127) // 255).astype(np.uint8)
+    weight = alpha[ys, xs].astype(np.float32)[:, None] * np.float32(1 / 255)
+    under = image[ys, xs].astype(np.float32)
+    painted = under + (np.array(colour, np.float32) - under) * weight + np.float32(0.5)
+    painted = painted.astype(np.uint8)
+    for channel in range(image.shape[2]):
+        image[:, :, channel][ys, xs] = painted[:, channel]
