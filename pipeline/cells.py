@@ -114,7 +114,7 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     paper = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
-    paper = cv2.blur(paper.astype(np.float32), (5, 5))
+    paper = cv2.boxFilter(paper, cv2.CV_32F, (5, 5))  # a 5x5 mean, straight to float
     grey = square.astype(np.float32)
     return np.clip((paper - grey) / (paper + 8.0), 0.0, 1.0)
 
@@ -127,7 +127,9 @@ def _line_profiles(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarr
     binary = (ink > 0.5 * max(strong, 0.05)).astype(np.uint8)
     vertical = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
     horizontal = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-    return vertical.sum(axis=0).astype(np.float32), horizontal.sum(axis=1).astype(np.float32)
+    columns = cv2.reduce(vertical, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
+    rows = cv2.reduce(horizontal, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
+    return columns, rows
 
 
 def _snap_lines(profile: np.ndarray, size: int) -> np.ndarray:

@@ -167,10 +167,12 @@ def min_grid_area(mask: np.ndarray) -> float:
     return MIN_AREA_FRACTION * mask.shape[0] * mask.shape[1]
 
 
-def large_contours(mask: np.ndarray) -> list[np.ndarray]:
+def large_contours(mask: np.ndarray, outer_only: bool = False) -> list[np.ndarray]:
     """The MAX_CANDIDATES contours of the ink mask with the largest bounding boxes, largest
-    first, leaving out those too small or too elongated to be a grid."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    first, leaving out those too small or too elongated to be a grid. `outer_only`: only
+    the outer borders of ink (not of holes), which costs half as much to trace."""
+    mode = cv2.RETR_EXTERNAL if outer_only else cv2.RETR_LIST
+    contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
     min_area = min_grid_area(mask)
     sized = []
     for contour in contours:
@@ -489,10 +491,11 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
     (clockwise starting from the corner nearest the image's top-left), or None when there
     is no grid.
 
-    The largest candidate is verified first, as it is most often the grid. A score of
-    CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more around it,
-    puts lines in the wrong places), so that ends the search; otherwise the other candidates
-    are ranked cheaply and the best few verified."""
+    The largest outer contour is verified first, as it is most often the grid; then the
+    largest contour of all (a grid in a frame has its outer border inside the frame's). A
+    score of CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more
+    around it, puts lines in the wrong places), so that ends the search; otherwise the
+    other candidates are ranked cheaply and the best few verified."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
         return None
     grey = to_grey(np.ascontiguousarray(image))
@@ -500,11 +503,16 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
         return None
     small, scale = downscale(grey)
     mask = ink_mask(small)
-    contours = large_contours(mask)
     min_area = min_grid_area(mask)
-    first = first_hull(contours, min_area)
-    score, quad = (0.0, None) if first is None else verified(mask, first)
-    if score < CONFIDENT:
+    outer = first_hull(large_contours(mask, outer_only=True), min_area)
+    score, quad = (0.0, None) if outer is None else verified(mask, outer)
+    if score < CONFIDENT:  # a framed or cluttered grid: every contour, holes included
+        contours = large_contours(mask)
+        first = first_hull(contours, min_area)
+        if first is not None and (outer is None or not np.array_equal(first, outer)):
+            first_score, first_quad = verified(mask, first)
+            if quad is None or first_score > score:
+                score, quad = first_score, first_quad
         others = candidate_hulls(contours, min_area)[0 if first is None else 1 :]
         for index in shortlist(mask, others):
             other_score, other_quad = verified(mask, others[index])

@@ -101,3 +101,56 @@ def test_faint_glyph_read_with_certainty_counts_as_a_digit_and_a_smudge_does_not
     assert board[seven] == "7"
     assert board[empty] == "0"
     assert board == PUZZLE
+
+
+class _Counting:
+    """A recognizer that counts the glyphs it is asked to read; `sure` makes it read every
+    glyph as a 5 with near certainty instead of asking the builtin model."""
+
+    calibrated = True
+
+    def __init__(self, sure: bool = False):
+        self.sure, self.glyphs = sure, 0
+
+    def read(self, glyphs):
+        self.glyphs += len(glyphs)
+        if not self.sure:
+            return builtin().read(glyphs)
+        probs = np.full((len(glyphs), 9), 1e-4, np.float32)
+        probs[:, 4] = 1 - 8e-4
+        return probs
+
+
+def _read_counting(monkeypatch, image, sure=False, exif=1):
+    """read_digits with a counting recognizer as the judge; (turns, digits, cells, count)."""
+    import pipeline.read as read
+    from pipeline.cells import extract_glyphs
+    from pipeline.grid import find_grid
+
+    counting = _Counting(sure)
+    monkeypatch.setattr(read, "builtin", lambda: counting)
+    cells = extract_glyphs(image, find_grid(image))
+    turns, digits = read.read_digits(cells, counting, exif)
+    return turns, digits, cells, counting.glyphs
+
+
+def test_glyphs_read_with_certainty_settle_the_turn_in_one_reading(monkeypatch):
+    """When the clear glyphs read with near certainty the way the EXIF tag says, the other
+    turns are not read at all."""
+    from pipeline.read import has_glyph
+
+    image, _ = photo()
+    turns, digits, cells, count = _read_counting(monkeypatch, image, sure=True, exif=6)
+    assert turns == 3  # the tag's turn, taken at once
+    assert count == len(digits) == int(has_glyph(cells).sum())
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_turned_photo_is_read_in_the_other_turns_too(monkeypatch, turns):
+    from pipeline.read import has_glyph
+
+    image, _ = photo(turns=turns)
+    found, digits, cells, count = _read_counting(monkeypatch, image)
+    assert found == (-turns) % 4
+    assert len(digits) == int(has_glyph(cells).sum())
+    assert count >= 2 * len(digits)
