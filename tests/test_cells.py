@@ -10,6 +10,7 @@ from benchmarks import dataset
 from pipeline.cells import (
     GLYPH,
     GLYPH_BOX,
+    SQUARE,
     Cells,
     extract_glyphs,
     locate_lattice,
@@ -82,8 +83,8 @@ def test_warp_grid_from_large_photo_keeps_thin_lines():
     corners = np.array([[m, m], [m + 2700, m], [m + 2700, m + 2700], [m, m + 2700]], np.float32)
     square, _ = warp_grid(grid, corners)
     xs, ys = locate_lattice(square)
-    np.testing.assert_allclose(xs, np.linspace(0, 449, 10), atol=3)
-    np.testing.assert_allclose(ys, np.linspace(0, 449, 10), atol=3)
+    np.testing.assert_allclose(xs, np.linspace(0, SQUARE - 1, 10), atol=3)
+    np.testing.assert_allclose(ys, np.linspace(0, SQUARE - 1, 10), atol=3)
 
 
 def test_synthetic_photo_filled_mask_lattice_and_centred_glyphs():
@@ -94,8 +95,8 @@ def test_synthetic_photo_filled_mask_lattice_and_centred_glyphs():
     np.testing.assert_array_equal(cells.filled, board > 0)
     xs, ys = cells.lattice
     assert len(xs) == len(ys) == 10
-    np.testing.assert_allclose(xs, np.linspace(0, 449, 10), atol=3)
-    np.testing.assert_allclose(ys, np.linspace(0, 449, 10), atol=3)
+    np.testing.assert_allclose(xs, np.linspace(0, SQUARE - 1, 10), atol=3)
+    np.testing.assert_allclose(ys, np.linspace(0, SQUARE - 1, 10), atol=3)
     assert cells.glyphs.shape == (81, GLYPH, GLYPH) and cells.glyphs.dtype == np.float32
     assert cells.glyphs.min() >= 0 and cells.glyphs.max() <= 1
     assert not cells.glyphs[~cells.filled].any()
@@ -194,9 +195,10 @@ def test_touching_windows_are_read_one_by_one_with_the_same_rules():
     photo, corners = photo_of(draw_grid(board))
     square, _ = warp_grid(photo, corners)
     ink = ink_map(square)
-    ink[215:235, 235:265] = 0.9  # a blot across the border of cells r5c5 and r5c6
+    edges = np.linspace(0, SQUARE, 10).round().astype(int)
+    top, border = edges[5], edges[6]
+    ink[top + 15 : top + 35, border - 5 : border + 25] = 0.9  # across cells r5c5 and r5c6
     smooth = cv2.GaussianBlur(ink, (3, 3), 0)
-    edges = np.linspace(0, 450, 10).round().astype(int)
     bounds = (edges[:-1], edges[1:], edges[:-1], edges[1:])  # each ends where the next starts
     spans = list(zip(edges[:-1], edges[1:], strict=True))
     peaks = np.array(
