@@ -320,9 +320,12 @@ def read_cells(
         clarity[i] = 0.0
         _reread_without_border_lines(i, ink, binary, bounds, contrast, glyphs, clarity)
     lookup = keep.view(np.uint8)
-    for i in np.flatnonzero((clarity >= FAINT) & ~glyphs.any(axis=(1, 2))):
-        window = _window(bounds, i, x0.size)
-        glyphs[i] = _glyph(ink[window], lookup[labels[window]], parts.grown_box(i, joint[i]))
+    todo = np.flatnonzero((clarity >= FAINT) & ~glyphs.any(axis=(1, 2)))
+    tops, lefts = y0.tolist(), x0.tolist()
+    for i, (gy0, gy1, gx0, gx1) in zip(todo.tolist(), parts.grown_boxes(todo, joint), strict=True):
+        r, c = divmod(i, x0.size)
+        box = slice(tops[r] + gy0, tops[r] + gy1), slice(lefts[c] + gx0, lefts[c] + gx1)
+        glyphs[i] = _glyph(ink[box], lookup[labels[box]])
     return _verdicts(glyphs, clarity)
 
 
@@ -391,12 +394,16 @@ class _Parts:
     h: np.ndarray  # (n,) the window's height
     size: tuple[np.ndarray, np.ndarray]  # (w, h) of every window, row-major
 
-    def grown_box(self, i: int, joint: np.ndarray) -> tuple[int, int, int, int]:
-        """(y0, y1, x0, x1): window i's joint box (x0, y0, x1, y1) of kept components grown
-        by 1 px (the dilated mask's box), clipped to the window."""
-        x0, y0, x1, y1 = (int(v) for v in joint)
-        w, h = int(self.size[0][i]), int(self.size[1][i])
-        return max(y0 - 1, 0), min(y1 + 1, h), max(x0 - 1, 0), min(x1 + 1, w)
+    def grown_boxes(self, windows: np.ndarray, joint: np.ndarray) -> list[list[int]]:
+        """[y0, y1, x0, x1] of each given window: its joint box (row of `joint`: x0, y0,
+        x1, y1 of its kept components) grown by 1 px (the dilated mask's box), clipped to
+        the window."""
+        box = joint[windows]
+        w, h = self.size[0][windows], self.size[1][windows]
+        return np.column_stack([
+            np.maximum(box[:, 1] - 1, 0), np.minimum(box[:, 3] + 1, h),
+            np.maximum(box[:, 0] - 1, 0), np.minimum(box[:, 2] + 1, w),
+        ]).tolist()
 
 
 def _parts(
@@ -470,21 +477,21 @@ def _windows_with_central_line(
     """Windows where a line-like component reaches the middle half: a digit may be stuck to
     a grid line (a line alone, or two meeting in a corner, stays in the margin)."""
     y0, y1, x0, x1 = bounds
-    found = set()
     lines = np.flatnonzero(_line_like(parts.box, parts.w, parts.h) & (parts.cell >= 0))
-    for label in lines.tolist():
-        cell = int(parts.cell[label])
-        if cell in found:
-            continue
-        r, c = divmod(cell, x0.size)
-        h, w = int(y1[r] - y0[r]), int(x1[c] - x0[c])
-        top, left = int(y0[r]) + h // 4, int(x0[c]) + w // 4
-        bottom, right = int(y0[r]) + h - h // 4, int(x0[c]) + w - w // 4
-        bx, by, bw, bh = (int(v) for v in parts.box[label])
-        bx, by = bx + int(x0[c]), by + int(y0[r])
-        if bx >= right or by >= bottom or bx + bw <= left or by + bh <= top:
-            continue  # its box stays in the margin
-        if (labels[top:bottom, left:right] == label).any():
+    r, c = np.divmod(parts.cell[lines], x0.size)
+    h, w = y1[r] - y0[r], x1[c] - x0[c]
+    top, left = y0[r] + h // 4, x0[c] + w // 4
+    bottom, right = y0[r] + h - h // 4, x0[c] + w - w // 4
+    bx, by = parts.box[lines, 0] + x0[c], parts.box[lines, 1] + y0[r]
+    bw, bh = parts.box[lines, 2], parts.box[lines, 3]
+    # only a line whose box meets the middle half can reach it
+    meets = (bx < right) & (by < bottom) & (bx + bw > left) & (by + bh > top)
+    found = set()
+    for label, cell, t, b, lf, rt in zip(
+        lines[meets].tolist(), parts.cell[lines][meets].tolist(), top[meets].tolist(),
+        bottom[meets].tolist(), left[meets].tolist(), right[meets].tolist(), strict=True
+    ):
+        if cell not in found and (labels[t:b, lf:rt] == label).any():
             found.add(cell)
     return sorted(found)
 
@@ -511,12 +518,17 @@ def _reread_without_border_lines(
     keep, own, joint = _judge(parts, contrast[i : i + 1])
     clarity[i] = own[0]
     if own[0] >= FAINT:
-        glyphs[i] = _glyph(ink[window], keep.view(np.uint8)[labels], parts.grown_box(0, joint[0]))
+        y0, y1, x0, x1 = parts.grown_boxes(np.zeros(1, np.intp), joint)[0]
+        kept = keep.view(np.uint8)[labels[y0:y1, x0:x1]]
+        glyphs[i] = _glyph(ink[window][y0:y1, x0:x1], kept)
 
 
-def _glyph(ink: np.ndarray, kept: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
-    """The normalised glyph of a window's kept components (mask grown by 1 px)."""
-    return normalise_glyph(ink, cv2.dilate(kept, SQUARE3), box)
+def _glyph(ink: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """The normalised glyph of the kept components (mask grown by 1 px), from crops of the
+    ink and of the kept mask to their grown box (the kept pixels' box grown by 1 px, so
+    the crop holds every pixel the grown mask covers)."""
+    h, w = kept.shape
+    return normalise_glyph(ink, cv2.dilate(kept, SQUARE3), (0, h, 0, w))
 
 
 def _extent(width: np.ndarray, height: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:

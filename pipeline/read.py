@@ -21,6 +21,7 @@ from .cells import (
     extract_glyphs,
     ink_map,
     normalise_glyph,
+    to_grey,
 )
 from .errors import NoGrid
 from .grid import find_grid
@@ -162,15 +163,18 @@ def cell_probabilities(
     from the recognizer for cells with a glyph (uniform for blank ones). A faint glyph that
     a `calibrated` recognizer reads with near certainty is taken for a digit: stains and
     specks rarely look that much like one."""
+    glyph = has_glyph(cells)
     square = np.full((81, 9), 1.0 / 9)
-    square[has_glyph(cells)] = digits
+    square[glyph] = digits
     order = upright_order(turns)
-    flat = flat_ink(turned_glyphs(cells.glyphs, turns))
+    flat = np.zeros(81, bool)  # blank glyphs are never flat ink
+    flat[glyph] = flat_ink(cells.glyphs[glyph], sideways=turns % 2 == 1)
+    flat, glyph = flat[order], glyph[order]
     filled = cells.filled[order] & ~flat
     clarity = np.clip(cells.ink[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)
     clarity[flat] *= FLAT_DOUBT
     p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
-    sure = ~filled & ~flat & has_glyph(cells)[order] & (square[order].max(axis=1) >= SURE)
+    sure = ~filled & ~flat & glyph & (square[order].max(axis=1) >= SURE)
     sure &= calibrated
     odds = p_digit[sure] / (1 - p_digit[sure]) * SURE_ODDS
     p_digit[sure] = odds / (1 + odds)
@@ -180,12 +184,15 @@ def cell_probabilities(
     return probs
 
 
-def flat_ink(glyphs: np.ndarray) -> np.ndarray:
+def flat_ink(glyphs: np.ndarray, sideways: bool = False) -> np.ndarray:
     """(n,) bool per upright glyph: ink much wider than tall, i.e. a dash or a line of
     caption text that crept into the cell, never a printed digit (digits are taller than
-    wide in every face)."""
+    wide in every face). `sideways`: the glyphs are a quarter turn from upright (their
+    rows are the upright glyphs' columns), which spares turning them."""
     rows = glyphs.max(axis=2) > 0.25
     cols = glyphs.max(axis=1) > 0.25
+    if sideways:
+        rows, cols = cols, rows
     inked = rows.any(axis=1)
     height = rows.shape[1] - rows[:, ::-1].argmax(axis=1) - rows.argmax(axis=1)
     width = cols.shape[1] - cols[:, ::-1].argmax(axis=1) - cols.argmax(axis=1)
@@ -202,10 +209,11 @@ def board_from(probabilities: np.ndarray) -> str:
 
 def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1) -> Reading:
     """Find the grid, cut and read the cells, turn the board upright (raises NoGrid)."""
-    corners = find_grid(image)
+    grey = to_grey(image)  # once, for both stages
+    corners = find_grid(grey)
     if corners is None:
         raise NoGrid("no Sudoku grid found in the photo")
-    cells = extract_glyphs(image, corners)
+    cells = extract_glyphs(grey, corners)
     if int(cells.filled.sum()) < 8:
         raise NoGrid(
             f"a grid-like shape was found but only {int(cells.filled.sum())} cells hold"
