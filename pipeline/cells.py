@@ -22,6 +22,7 @@ SQUARE = 360  # side of the warped grid square, px: 40 px cells, about the photo
 GLYPH_BOX = 20  # the larger side of the ink is scaled to this many px of the GLYPH
 SQUARE3 = np.ones((3, 3), np.uint8)
 FAINT = 0.08  # clarity from which an empty cell's faint glyph is still kept and read
+FRAGMENT_FILL = 0.2  # ink share of its box under which an edge-touching piece is a line's
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 
 
@@ -450,9 +451,9 @@ def _judge(parts: _Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     cell = parts.cell[candidates]
     first = np.r_[True, cell[1:] != cell[:-1]]
     best = candidates[first][np.cumsum(first) - 1]
-    kept = candidates[
-        _near(parts.box[candidates], parts.box[best], parts.w[candidates], parts.h[candidates])
-    ]
+    box, w, h = parts.box[candidates], parts.w[candidates], parts.h[candidates]
+    own = (candidates == best) | ~_edge_fragment(box, parts.area[candidates], w, h)
+    kept = candidates[_near(box, parts.box[best], w, h) & own]
     keep[kept] = True
     cell = parts.cell[kept]
     box = parts.box[kept]
@@ -569,6 +570,15 @@ def _digit_like(parts: _Parts) -> np.ndarray:
         & (0.15 * h < cy)
         & (cy < 0.85 * h)
     )
+
+
+def _edge_fragment(box: np.ndarray, area: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Per component: sparse ink touching the window's edge, the end or corner of a grid
+    line that blur let into the window. A printed digit's own pieces lie inside the cell;
+    such fragments fill under a fifth of their box (an L along two sides about a tenth)."""
+    x, y, bw, bh = box[:, 0], box[:, 1], box[:, 2], box[:, 3]
+    edge = (x <= 0) | (y <= 0) | (x + bw >= w) | (y + bh >= h)
+    return edge & (area < FRAGMENT_FILL * bw * bh)
 
 
 def _near(box: np.ndarray, best: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:

@@ -213,3 +213,21 @@ def test_touching_windows_are_read_one_by_one_with_the_same_rules():
         assert alone.filled == filled[i] and alone.ink == pytest.approx(float(clarity[i]))
         np.testing.assert_allclose(alone.glyph, glyphs[i], atol=1e-6)
     assert filled.sum() >= 20
+
+
+def test_corner_of_grid_lines_blurred_into_a_window_is_not_part_of_the_glyph():
+    """An L of line ink along two edges of the window, meeting the digit's box, is left
+    out of the glyph; a broken digit's own piece beside it is kept."""
+    drawn = np.zeros((38, 37), np.uint8)
+    cv2.putText(drawn, "5", (11, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 200, 2)
+    ink = drawn.astype(np.float32) / 250
+    alone = read_cell(ink, level=0.8)
+    cornered = ink.copy()
+    cornered[12:, 0:2] = 0.5  # the left line's end ...
+    cornered[36:, 0:28] = 0.5  # ... turning along the bottom
+    with_corner = read_cell(cornered, level=0.8)
+    assert alone.filled and with_corner.filled
+    np.testing.assert_array_equal(with_corner.glyph, alone.glyph)
+    piece = ink.copy()
+    piece[29:33, 14:17] = 0.8  # a piece broken off below the digit, inside the cell
+    assert not np.array_equal(read_cell(piece, level=0.8).glyph, alone.glyph)
