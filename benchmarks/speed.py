@@ -26,7 +26,7 @@ from pipeline.load import load_photo
 from pipeline.output import encode
 from pipeline.read import Reading, board_from, cell_probabilities, read_digits
 from pipeline.recognize import builtin
-from pipeline.render import render
+from pipeline.render import digit_patch, render
 from solver import analyse
 
 STAGES = ("load", "grid", "cells", "orient+read", "solve", "render", "encode")
@@ -44,6 +44,7 @@ def floor_time(path: Path) -> float:
 def stage_times(path: Path) -> dict[str, float]:
     """Seconds spent in each stage of the pipeline on one photo."""
     times: dict[str, float] = {}
+    digit_patch.cache_clear()  # each photo as if new to the process, as in a batch
     clock = time.perf_counter()
 
     def lap(name: str) -> None:

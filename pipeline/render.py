@@ -28,7 +28,7 @@ def grid_side(corners: np.ndarray) -> float:
 @functools.lru_cache(maxsize=512)
 def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
     """An anti-aliased digit as a uint8 alpha patch of the given size, about 60% as tall.
-    Read-only and cached: a grid's cells come in a few sizes, so each is drawn once."""
+    Read-only and cached: a grid's digits share one size, so each is drawn once."""
     patch = np.zeros((height, width), np.uint8)
     target = 0.6 * height
     (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
@@ -54,30 +54,43 @@ def flat_overlay(
     reading: Reading, board: str, solution: str, side: int, marked: tuple[int, ...] = ()
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame;
-    rings is None when no cell is marked."""
+    rings is None when no cell is marked. Every digit is drawn at the grid's typical cell
+    size and centred in its cell, as print is: one drawing per digit value, not per cell."""
     size = reading.cells.square.shape[0]
     scale = side / size
     xs, ys = (np.round(np.asarray(v, np.float64) * scale).astype(int).tolist()
               for v in reading.cells.lattice)
+    w, h = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
+    if reading.turns % 2:  # drawn upright, then turned back into the square's frame
+        w, h = h, w
     digits = np.zeros((side, side), np.uint8)
     rings = np.zeros((side, side), np.uint8) if marked else None
+    if w < 4 or h < 4:
+        return digits, rings
     order = reading.order.tolist()
     for cell, (given, answer) in enumerate(zip(board, solution, strict=True)):
         if given != "0" and cell not in marked:
             continue
         r, c = divmod(order[cell], 9)
-        x0, x1, y0, y1 = xs[c], xs[c + 1], ys[r], ys[r + 1]
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            continue
-        # Draw upright, then turn back into the square's frame.
-        w, h = (y1 - y0, x1 - x0) if reading.turns % 2 else (x1 - x0, y1 - y0)
+        box = ys[r], ys[r + 1], xs[c], xs[c + 1]
         if given == "0":
-            patch = np.rot90(digit_patch(int(answer), w, h), -reading.turns)
-            digits[y0:y1, x0:x1] = patch  # cells never overlap: [x0, x1) meets [x1, ...)
+            place(digits, np.rot90(digit_patch(int(answer), w, h), -reading.turns), box)
         elif rings is not None:
-            patch = np.rot90(ring_patch(w, h), -reading.turns)
-            rings[y0:y1, x0:x1] = patch
+            place(rings, np.rot90(ring_patch(w, h), -reading.turns), box)
     return digits, rings
+
+
+def place(plane: np.ndarray, patch: np.ndarray, box: tuple[int, int, int, int]) -> None:
+    """Write `patch` centred in the cell `box` (y0, y1, x0, x1) of `plane`, cropped to it.
+    Cells never overlap ([x0, x1) meets [x1, ...)), so writing, not merging, is enough."""
+    y0, y1, x0, x1 = box
+    (ph, pw), h, w = patch.shape, y1 - y0, x1 - x0
+    dy, dx = (h - ph) // 2, (w - pw) // 2
+    sy, sx = max(0, -dy), max(0, -dx)
+    ty, tx = y0 + max(0, dy), x0 + max(0, dx)
+    rows, cols = min(ph - sy, y1 - ty), min(pw - sx, x1 - tx)
+    if rows > 0 and cols > 0:
+        plane[ty : ty + rows, tx : tx + cols] = patch[sy : sy + rows, sx : sx + cols]
 
 
 def render(

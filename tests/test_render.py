@@ -102,3 +102,16 @@ def test_real_photo_gets_every_empty_cell_filled_and_givens_untouched(name):
             assert red[masks[square_cell]].sum() > 5, f"empty cell {upright} not filled"
         else:
             assert not changed[masks[square_cell]].any(), f"given {upright} drawn over"
+
+
+def test_place_centres_a_patch_in_its_cell_and_crops_it_to_the_cell():
+    from pipeline.render import place
+
+    plane = np.zeros((10, 12), np.uint8)
+    place(plane, np.full((4, 4), 7, np.uint8), (2, 8, 0, 6))  # smaller: centred
+    assert plane[3:7, 1:5].all() and plane.sum() == 7 * 16
+    plane[:] = 0
+    big = np.arange(36, dtype=np.uint8).reshape(6, 6) + 1
+    place(plane, big, (0, 4, 8, 12))  # larger: its middle 4x4 is kept, nothing spills
+    np.testing.assert_array_equal(plane[0:4, 8:12], big[1:5, 1:5])
+    assert plane[:, :8].sum() == 0 and plane[4:].sum() == 0
