@@ -38,6 +38,8 @@ import numpy as np
 WORK_SIDE = 800  # longest side of the working copy, px
 MIN_SIDE = 32  # images smaller than this cannot hold a readable grid
 INK_DELTA = 7  # grey levels below the local mean that make ink
+TYPICAL_SPAN, TYPICAL_LOW = 110, 60  # median 1st-99th percentile span and 1st percentile
+LOW_SPAN = 70  # of the training photos' grey levels; the lowest span among them was 74
 MIN_AREA_FRACTION = 0.02  # smallest grid, as a fraction of the image area
 MAX_CANDIDATES = 8  # largest contours considered
 MAX_PAIRED = 4  # largest contours also tried two by two (grid broken by a fold)
@@ -76,6 +78,22 @@ def downscale(grey: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, floa
     h, w = grey.shape[:2]
     small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     return small, longest / max(small.shape[:2])
+
+
+def stretched(grey: np.ndarray) -> np.ndarray:
+    """The grey copy with its contrast raised to that of a typical photo when it is much
+    lower: the ink threshold (INK_DELTA) is in grey levels, so in a dim or washed-out photo
+    (the span between its 1st and 99th percentile under LOW_SPAN) the grid lines would be
+    lost. Photos of ordinary contrast are left exactly as they are."""
+    sample = grey[::4, ::4].ravel()
+    n = sample.size
+    lo_at, hi_at = int(0.01 * (n - 1)), int(0.99 * (n - 1))
+    part = np.partition(sample, (lo_at, hi_at))
+    lo, hi = float(part[lo_at]), float(part[hi_at])
+    if hi - lo >= LOW_SPAN or hi - lo < 1:
+        return grey
+    gain = TYPICAL_SPAN / (hi - lo)
+    return cv2.convertScaleAbs(grey, alpha=gain, beta=TYPICAL_LOW - lo * gain)
 
 
 def ink_mask(grey: np.ndarray) -> np.ndarray:
@@ -502,7 +520,7 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
     if grey.dtype != np.uint8:
         return None
     small, scale = downscale(grey)
-    mask = ink_mask(small)
+    mask = ink_mask(stretched(small))
     min_area = min_grid_area(mask)
     outer = first_hull(large_contours(mask, outer_only=True), min_area)
     score, quad = (0.0, None) if outer is None else verified(mask, outer)
