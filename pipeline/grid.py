@@ -38,6 +38,7 @@ import numpy as np
 WORK_SIDE = 800  # longest side of the working copy, px
 MIN_SIDE = 32  # images smaller than this cannot hold a readable grid
 INK_DELTA = 7  # grey levels below the local mean that make ink
+INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred grid's lines pass only the lower
 TYPICAL_SPAN, TYPICAL_LOW = 110, 60  # median 1st-99th percentile span and 1st percentile
 LOW_SPAN = 70  # of the training photos' grey levels; the lowest span among them was 74
 MIN_AREA_FRACTION = 0.02  # smallest grid, as a fraction of the image area
@@ -96,18 +97,18 @@ def stretched(grey: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(grey, alpha=gain, beta=TYPICAL_LOW - lo * gain)
 
 
-def ink_mask(grey: np.ndarray) -> np.ndarray:
+def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
     """Binary mask (255 = ink) by local mean threshold, robust to shadows and dim light.
 
-    Ink is a pixel at least 7 grey levels darker than the mean of its block. This is
-    cv2.adaptiveThreshold (MEAN_C, binary inverted, C = 7) bit for bit, spelt out as a box
+    Ink is a pixel at least `delta` grey levels darker than the mean of its block. This is
+    cv2.adaptiveThreshold (MEAN_C, binary inverted, C = delta) bit for bit, spelt out as a box
     filter, a saturating subtraction and a threshold: all vectorised, unlike its lookup.
     """
     block = max(3, (max(grey.shape) // 40) | 1)
     blurred = cv2.GaussianBlur(grey, (3, 3), 0)
     mean = cv2.boxFilter(blurred, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     darker = cv2.subtract(mean, blurred)  # saturates at 0 where the pixel is lighter
-    return cv2.threshold(darker, INK_DELTA - 1, 255, cv2.THRESH_BINARY)[1]
+    return cv2.threshold(darker, delta - 1, 255, cv2.THRESH_BINARY)[1]
 
 
 def order_corners(quad: np.ndarray) -> np.ndarray:
@@ -503,24 +504,8 @@ def verified(mask: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]:
     return score, quad
 
 
-def find_grid(image: np.ndarray) -> np.ndarray | None:
-    """Corners of the Sudoku grid's outer border as float32 array (4, 2) of (x, y) in the
-    input image's pixel frame, ordered TL, TR, BR, BL as seen in the image frame
-    (clockwise starting from the corner nearest the image's top-left), or None when there
-    is no grid.
-
-    The largest outer contour is verified first, as it is most often the grid; then the
-    largest contour of all (a grid in a frame has its outer border inside the frame's). A
-    score of CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more
-    around it, puts lines in the wrong places), so that ends the search; otherwise the
-    other candidates are ranked cheaply and the best few verified."""
-    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
-        return None
-    grey = to_grey(np.ascontiguousarray(image))
-    if grey.dtype != np.uint8:
-        return None
-    small, scale = downscale(grey)
-    mask = ink_mask(stretched(small))
+def best_quad(mask: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """The best-scoring grid quad of an ink mask and its score (see find_grid)."""
     min_area = min_grid_area(mask)
     outer = first_hull(large_contours(mask, outer_only=True), min_area)
     score, quad = (0.0, None) if outer is None else verified(mask, outer)
@@ -536,7 +521,34 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
             other_score, other_quad = verified(mask, others[index])
             if quad is None or other_score > score:
                 score, quad = other_score, other_quad
-    if quad is None or score < MIN_SCORE:
+    return score, quad
+
+
+def find_grid(image: np.ndarray) -> np.ndarray | None:
+    """Corners of the Sudoku grid's outer border as float32 array (4, 2) of (x, y) in the
+    input image's pixel frame, ordered TL, TR, BR, BL as seen in the image frame
+    (clockwise starting from the corner nearest the image's top-left), or None when there
+    is no grid.
+
+    The largest outer contour is verified first, as it is most often the grid; then the
+    largest contour of all (a grid in a frame has its outer border inside the frame's). A
+    score of CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more
+    around it, puts lines in the wrong places), so that ends the search; otherwise the
+    other candidates are ranked cheaply and the best few verified. When no grid is found,
+    the search is repeated on a mask with a lower ink threshold: blur and a small grid
+    leave thin lines only a few grey levels darker than the paper."""
+    if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
+        return None
+    grey = to_grey(np.ascontiguousarray(image))
+    if grey.dtype != np.uint8:
+        return None
+    small, scale = downscale(grey)
+    small = stretched(small)
+    for delta in INK_DELTAS:
+        score, quad = best_quad(ink_mask(small, delta))
+        if quad is not None and score >= MIN_SCORE:
+            break
+    else:
         return None
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32)

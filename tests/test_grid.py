@@ -244,3 +244,37 @@ def test_blurry_grid_cut_at_the_top_edge_is_found() -> None:
     piece from the grid, so the plain hull's top-right corner fell on a box line."""
     error, side = outline_error("image87")
     assert error <= 0.05 * side
+
+
+@pytest.mark.parametrize("sigma", [1.0, 1.3])
+def test_pale_blurred_grid_lines_are_found_with_a_lower_ink_threshold(sigma: float) -> None:
+    """A grid printed pale (30 grey levels under the paper) beside dark digits, blurred:
+    its lines pass only the lower ink threshold, which is tried when the first finds none."""
+    from pipeline.grid import INK_DELTA, MIN_SCORE, best_quad, downscale, ink_mask, stretched
+
+    lines = draw_grid(digits=False)
+    pattern = np.where(lines < 128, 200, 230).astype(np.uint8)
+    pattern[(draw_grid() < 128) & (lines >= 128)] = 40  # the digits, printed dark
+    corners = np.array([[150, 70], [470, 60], [490, 400], [130, 390]], np.float32)
+    grey = place(np.full((480, 640), 230, np.uint8), pattern, corners).astype(np.float32)
+    grey = cv2.GaussianBlur(grey, (0, 0), sigma) + np.random.default_rng(0).normal(0, 2, grey.shape)
+    grey = np.clip(grey, 0, 255).astype(np.uint8)
+    first, _ = best_quad(ink_mask(stretched(downscale(grey)[0]), INK_DELTA))
+    assert first < MIN_SCORE  # the usual threshold alone misses it
+    found = find_grid(grey)
+    assert found is not None and max_error(found, corners) <= 3
+
+
+def test_dim_and_washed_out_photos_are_stretched_to_a_typical_contrast() -> None:
+    from pipeline.grid import LOW_SPAN, stretched
+
+    image, corners = photo()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert stretched(grey) is grey  # ordinary contrast: untouched
+    for faded in (grey // 3, 200 + grey // 5):  # dim; washed out
+        faded = faded.astype(np.uint8)
+        wide = stretched(faded)
+        low, high = np.percentile(wide, [1, 99])
+        assert high - low >= LOW_SPAN
+        found = find_grid(faded)
+        assert found is not None and max_error(found, corners) <= 3
