@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.memory
 	$(BIN)/python -m benchmarks.grid
 	$(BIN)/python -m benchmarks.cells
+	$(BIN)/python -m benchmarks.robustness
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
