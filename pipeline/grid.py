@@ -38,7 +38,7 @@ import numpy as np
 WORK_SIDE = 800  # longest side of the working copy, px
 MIN_SIDE = 32  # images smaller than this cannot hold a readable grid
 INK_DELTA = 7  # grey levels below the local mean that make ink
-INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred grid's lines pass only the lower
+INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred or glared grid's lines pass only the lower
 TYPICAL_SPAN, TYPICAL_LOW = 110, 60  # median 1st-99th percentile span and 1st percentile
 LOW_SPAN = 70  # of the training photos' grey levels; the lowest span among them was 74
 MIN_AREA_FRACTION = 0.02  # smallest grid, as a fraction of the image area
@@ -534,9 +534,10 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
     largest contour of all (a grid in a frame has its outer border inside the frame's). A
     score of CONFIDENT is only reached by a real 9x9 grid (a part of one, or one with more
     around it, puts lines in the wrong places), so that ends the search; otherwise the
-    other candidates are ranked cheaply and the best few verified. When no grid is found,
-    the search is repeated on a mask with a lower ink threshold: blur and a small grid
-    leave thin lines only a few grey levels darker than the paper."""
+    other candidates are ranked cheaply and the best few verified. Unless that reaches
+    CONFIDENT, the search is repeated on a mask with a lower ink threshold and the better
+    grid kept: blur, glare and a small grid leave thin lines only a few grey levels darker
+    than the paper, and a grid missing part of its border scores low."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
         return None
     grey = to_grey(np.ascontiguousarray(image))
@@ -544,11 +545,14 @@ def find_grid(image: np.ndarray) -> np.ndarray | None:
         return None
     small, scale = downscale(grey)
     small = stretched(small)
+    score, quad = 0.0, None
     for delta in INK_DELTAS:
-        score, quad = best_quad(ink_mask(small, delta))
-        if quad is not None and score >= MIN_SCORE:
+        found_score, found_quad = best_quad(ink_mask(small, delta))
+        if found_quad is not None and found_score > score:
+            score, quad = found_score, found_quad
+        if score >= CONFIDENT:
             break
-    else:
+    if quad is None or score < MIN_SCORE:
         return None
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32)
