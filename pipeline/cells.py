@@ -22,6 +22,8 @@ SQUARE = 360  # side of the warped grid square, px: 40 px cells, about the photo
 GLYPH_BOX = 20  # the larger side of the ink is scaled to this many px of the GLYPH
 SQUARE3 = np.ones((3, 3), np.uint8)
 FAINT = 0.08  # clarity from which an empty cell's faint glyph is still kept and read
+WEAK = 0.6  # hysteresis: ink above this share of a window's threshold joins a glyph when
+# it touches ink above the threshold (a faint 7's bar stays with its stem)
 FRAGMENT_FILL = 0.2  # ink share of its box under which an edge-touching piece is a line's
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 
@@ -288,10 +290,12 @@ def read_cells(
     `peaks` their central_peak in row-major order, `smooth` the ink 3x3-Gaussian-smoothed,
     `level` the grid's typical digit ink (digit_level). Each window is binarised at a
     fraction of its own central peak (never below a floor tied to `level`), so faint digits
-    beside dark grid lines keep their shape. Components that are specks, span the cell like
-    a grid line, or lie off-centre (grid-line fragments, a neighbour's digit leaking in) are
-    ignored; the biggest central component must be tall and dark enough to be a printed
-    digit, and nearby pieces of a broken digit are kept with it.
+    beside dark grid lines keep their shape; fainter ink (WEAK of that level) joins when it
+    touches such ink (hysteresis), so a stroke printed or lit fainter stays with its digit.
+    Components that are specks, span the cell like a grid line, or lie off-centre
+    (grid-line fragments, a neighbour's digit leaking in) are ignored; the biggest central
+    component must be tall and dark enough to be a printed digit, and nearby pieces of a
+    broken digit are kept with it.
 
     All windows are labelled in one pass over the square (windows never touch, so no
     component spans two). Returns per window the normalised glyph (blank unless the ink is
@@ -312,10 +316,14 @@ def read_cells(
     rows, cols = _band_ids(y0, y1, ink.shape[0]), _band_ids(x0, x1, ink.shape[1])
     by_window = np.full((y0.size + 1, x0.size + 1), np.inf, np.float32)
     by_window[:-1, :-1] = threshold.reshape(y0.size, x0.size)
-    binary = (smooth > by_window[rows][:, cols]).view(np.uint8)
-    n, labels, stats, centroids = components(binary)
-    parts = _parts(stats, centroids, rows, cols, bounds)
+    levels = by_window[rows][:, cols]
+    strong = smooth > levels
+    n, labels, stats, centroids = components((smooth > WEAK * levels).view(np.uint8))
+    anchored = np.zeros(n, bool)
+    anchored[labels[strong]] = True
+    parts = _parts(stats, centroids, rows, cols, bounds, anchored)
     keep, clarity, joint = _judge(parts, contrast)
+    binary = strong.view(np.uint8)
     for i in _windows_with_central_line(parts, labels, bounds):
         keep[parts.cell == i] = False
         clarity[i] = 0.0
@@ -413,13 +421,17 @@ def _parts(
     rows: np.ndarray,
     cols: np.ndarray,
     bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    anchored: np.ndarray | None = None,
 ) -> _Parts:
     """The components of connectedComponentsWithStats, assigned to windows by their box's
-    top-left pixel (a component lies wholly in one window)."""
+    top-left pixel (a component lies wholly in one window); those not `anchored` (when
+    given) are assigned to none."""
     y0, y1, x0, x1 = bounds
     r = rows[stats[:, cv2.CC_STAT_TOP]]
     c = cols[stats[:, cv2.CC_STAT_LEFT]]
     inside = (r < y0.size) & (c < x0.size)
+    if anchored is not None:
+        inside &= anchored
     inside[0] = False  # the background
     r, c = np.minimum(r, y0.size - 1), np.minimum(c, x0.size - 1)
     offset = np.column_stack([x0[c], y0[r]])

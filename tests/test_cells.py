@@ -231,3 +231,23 @@ def test_corner_of_grid_lines_blurred_into_a_window_is_not_part_of_the_glyph():
     piece = ink.copy()
     piece[29:33, 14:17] = 0.8  # a piece broken off below the digit, inside the cell
     assert not np.array_equal(read_cell(piece, level=0.8).glyph, alone.glyph)
+
+
+def test_a_faint_stroke_joined_to_a_dark_one_stays_with_the_glyph():
+    """Hysteresis: a 7 whose bar printed (or lit) fainter than its stem keeps the bar, since
+    it touches the stem; the same faint ink on its own is not taken for a digit."""
+    ink = np.zeros((40, 40), np.float32)
+    ink[10:13, 12:28] = 0.25  # the faint bar
+    for y in range(12, 32):  # the dark stem, slanting down to the left
+        x = 27 - (y - 12) // 2
+        ink[y, x - 1 : x + 2] = 0.8
+    seven = read_cell(ink, level=0.8)
+    assert seven.filled
+    rows = np.flatnonzero(seven.glyph.max(axis=1) > 0.1)
+    cols = np.flatnonzero(seven.glyph.max(axis=0) > 0.1)
+    assert cols[-1] - cols[0] >= 0.6 * GLYPH_BOX  # as wide as the bar, not the stem
+    assert seven.glyph[rows[0] : rows[0] + 3, cols[0] : cols[0] + 3].max() > 0  # top left
+    bar = np.zeros((40, 40), np.float32)
+    bar[10:13, 12:28] = 0.25
+    bar[20:23, 18:21] = 0.8  # a dark speck elsewhere
+    assert not read_cell(bar, level=0.8).filled
