@@ -29,6 +29,8 @@ MAX_SECONDS = 1.0
 MAX_NODES = 2_000  # solver budget per tried board
 WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
 MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
+DISPUTE_SOLUTIONS = 50  # solutions of a board with several compared to find its disputed cells
+DISPUTE_NODES = 20_000  # solver budget for finding them
 
 
 @dataclass(frozen=True)
@@ -169,12 +171,17 @@ def settle(
 
 
 def disputed_blanks(board: str) -> list[int]:
-    """Empty cells where two solutions of a board with several disagree: a missed given
-    that would make the solution unique must be one of them."""
-    try:
-        found, _ = find_solutions(board, 2, max_nodes=MAX_NODES)
-    except SearchLimit:
-        return []
+    """Empty cells where the solutions of a board with several disagree (up to
+    DISPUTE_SOLUTIONS of them): a missed given that would make the solution unique must be
+    one of them. Two solutions are not enough: a missed given often agrees in the first two
+    found and differs only in later ones."""
+    found: list[str] = []
+    for limit in (DISPUTE_SOLUTIONS, 2):  # fewer when so many take too long to find
+        try:
+            found, _ = find_solutions(board, limit, max_nodes=DISPUTE_NODES)
+            break
+        except SearchLimit:
+            continue
     if len(found) < 2:
         return []
-    return [c for c in range(81) if board[c] == "0" and found[0][c] != found[1][c]]
+    return [c for c in range(81) if board[c] == "0" and len({s[c] for s in found}) > 1]
