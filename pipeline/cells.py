@@ -613,7 +613,10 @@ def _clarity(extent: np.ndarray, contrast: np.ndarray) -> np.ndarray:
     0.5 is the decision line (33 % of the cell long, or half the digits' ink)."""
     tall = np.clip((extent - 0.18) / 0.3, 0.0, 1.0)
     dark = np.clip((contrast - 0.3) / 0.4, 0.0, 1.0)
-    return np.minimum(tall, dark)
+    # below the line, faint ink falls off more slowly, so that a washed-out digit (from a
+    # fifth of the digits' ink) still reaches FAINT and is read
+    faint = 0.5 * np.clip((contrast - 0.2) / 0.3, 0.0, 1.0)
+    return np.minimum(tall, np.where(contrast < 0.5, faint, dark))
 
 
 def window_bounds(

@@ -251,3 +251,13 @@ def test_a_faint_stroke_joined_to_a_dark_one_stays_with_the_glyph():
     bar[10:13, 12:28] = 0.25
     bar[20:23, 18:21] = 0.8  # a dark speck elsewhere
     assert not read_cell(bar, level=0.8).filled
+
+
+def test_clarity_keeps_washed_out_digits_for_the_recognizer_below_the_decision_line():
+    from pipeline.cells import FAINT, _clarity
+
+    tall = np.full(4, 0.6)
+    clarity = _clarity(tall, np.array([0.19, 0.25, 0.5, 0.7]))
+    assert clarity[0] == 0.0  # paper grain
+    assert FAINT <= clarity[1] < 0.5  # a quarter of the digits' ink: kept, not yet a digit
+    assert clarity[2] == pytest.approx(0.5) and clarity[3] == pytest.approx(1.0)
