@@ -29,12 +29,15 @@ from pipeline.read import read_board
 from pipeline.recognize import builtin
 from solver import solve
 
-KEPT = (0.5, 0.35, 0.25, 0.15)  # share of a faded digit's ink kept
+KEPT = (1.0, 0.5, 0.35, 0.25, 0.15)  # share of a faded digit's ink kept
 
 
-def faded(image: np.ndarray, reading, cells: list[int], kept: float) -> np.ndarray:
+def faded(
+    image: np.ndarray, reading, cells: list[int], kept: float, thin: int = 0
+) -> np.ndarray:
     """The photo with the given (upright) cells' ink reduced to `kept` of its contrast
-    against the paper around it; grid lines outside the cells' windows are untouched."""
+    against the paper around it, its strokes first made `thin` px thinner (a grey maximum
+    filter); grid lines outside the cells' windows are untouched."""
     square = reading.cells.square.shape[0]
     y0, y1, x0, x1 = window_bounds(reading.cells.lattice, square)
     to_image = np.linalg.inv(reading.cells.homography)
@@ -48,14 +51,17 @@ def faded(image: np.ndarray, reading, cells: list[int], kept: float) -> np.ndarr
     side = max(3, int(np.linalg.norm(reading.corners[1] - reading.corners[0]) / 18) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel).astype(np.float32)
-    lighter = paper - (paper - image.astype(np.float32)) * kept
+    strokes = cv2.dilate(image, np.ones((thin + 1, thin + 1), np.uint8)) if thin else image
+    lighter = paper - (paper - strokes.astype(np.float32)) * kept
     out = image.copy()
     inside = mask > 0
     out[inside] = np.clip(lighter[inside], 0, 255).astype(np.uint8)
     return out
 
 
-def run(photos: list[dataset.Photo], digits: int, trials: int, seed: int, out: Path) -> dict:
+def run(
+    photos: list[dataset.Photo], digits: int, trials: int, seed: int, out: Path, thin: int = 0
+) -> dict:
     """Counts per fraction kept over every photo and trial."""
     rng = np.random.default_rng(seed)
     rows = {kept: dict(faded=0, read=0, exact=0, right=0, wrong=0, boards=0) for kept in KEPT}
@@ -70,7 +76,7 @@ def run(photos: list[dataset.Photo], digits: int, trials: int, seed: int, out: P
             chosen = sorted(rng.choice(givens, size=digits, replace=False).tolist())
             for kept in KEPT:
                 path = out / f"{photo.name}-{kept}.png"
-                cv2.imwrite(str(path), faded(loaded.pixels, reading, chosen, kept))
+                cv2.imwrite(str(path), faded(loaded.pixels, reading, chosen, kept, thin))
                 rec = process(Job(str(path), path, out / "out.png"), Settings())
                 row = rows[kept]
                 row["boards"] += 1
@@ -89,14 +95,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--digits", type=int, default=2, help="givens faded per photo")
     parser.add_argument("--trials", type=int, default=2, help="random choices per photo")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--thin", type=int, default=0, help="px the strokes are thinned by")
     args = parser.parse_args(argv)
     if not dataset.available():
         print("benchmarks.faint: no photo dataset at", dataset.PHOTOS, "- skipped")
         return 0
     photos = dataset.photos("train", held_out=args.part == "held-out")
     with tempfile.TemporaryDirectory() as tmp:
-        rows = run(photos, args.digits, args.trials, args.seed, Path(tmp))
-    print(f"{args.part}: {args.digits} givens faded per photo, {args.trials} trials each")
+        rows = run(photos, args.digits, args.trials, args.seed, Path(tmp), args.thin)
+    thinned = f", strokes {args.thin} px thinner" if args.thin else ""
+    print(f"{args.part}: {args.digits} givens faded per photo{thinned}, {args.trials} trials each")
     print(f"{'ink kept':>8} {'boards':>7} {'faded digits read':>18} {'boards exact':>13} "
           f"{'solved right':>13} {'WRONG':>6}")
     for kept, r in rows.items():
