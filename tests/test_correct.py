@@ -108,3 +108,25 @@ def test_an_ambiguous_fix_is_refused():
     probs[cell, int(found[1][cell])] = 0.3
     used, fixes, outcome = settle(board, probs)
     assert fixes == () and outcome.status == "multiple"
+
+
+def test_disputed_blanks_are_every_blank_the_solutions_disagree_on():
+    """Not only where the first two solutions found differ: a missed given often agrees in
+    those two and differs only in later ones, and then it would never be read again."""
+    from pipeline.correct import disputed_blanks
+    from solver.search import find_solutions
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(40):
+        givens = [i for i, ch in enumerate(PUZZLE) if ch != "0"]
+        missed = rng.choice(givens, size=3, replace=False)
+        board = "".join("0" if i in missed else ch for i, ch in enumerate(PUZZLE))
+        every, _ = find_solutions(board, 1000)
+        if not 2 <= len(every) <= 50:
+            continue
+        truth = [c for c in range(81) if board[c] == "0" and len({s[c] for s in every}) > 1]
+        assert disputed_blanks(board) == truth
+        assert SOLUTION in every
+        checked += 1
+    assert checked >= 5

@@ -154,3 +154,23 @@ def test_a_turned_photo_is_read_in_the_other_turns_too(monkeypatch, turns):
     assert found == (-turns) % 4
     assert len(digits) == int(has_glyph(cells).sum())
     assert count >= 2 * len(digits)
+
+
+def test_rereading_blanks_leaves_bare_paper_alone_and_finds_a_faint_digit():
+    """A re-read blank counts as a faint digit only with ink above the empty cells' and a
+    sure reading; bare paper keeps its reading, so correction cannot find digits in grain."""
+    from pipeline.read import reread_blanks
+
+    image, _ = photo()
+    reading = read_board(image, builtin())
+    blanks = [i for i, ch in enumerate(reading.board) if ch == "0"]
+    probs = reread_blanks(reading, blanks)
+    np.testing.assert_array_equal(probs, reading.probabilities)
+    from tests.test_cli_photos import faint_photo
+
+    cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0")
+    faint = read_board(faint_photo(cell), builtin())
+    assert faint.board[cell] == "0"  # too faint to be read at once
+    again = reread_blanks(faint, [cell])
+    assert again[cell, 1:].argmax() + 1 == int(PUZZLE[cell])
+    assert again[cell, 0] < faint.probabilities[cell, 0]
