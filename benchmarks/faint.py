@@ -25,7 +25,7 @@ from benchmarks import dataset
 from pipeline.cells import window_bounds
 from pipeline.load import load_photo
 from pipeline.process import Job, Settings, process
-from pipeline.read import read_board
+from pipeline.read import Reading, read_board
 from pipeline.recognize import builtin
 from solver import solve
 
@@ -33,7 +33,7 @@ KEPT = (1.0, 0.5, 0.35, 0.25, 0.15)  # share of a faded digit's ink kept
 
 
 def faded(
-    image: np.ndarray, reading, cells: list[int], kept: float, thin: int = 0
+    image: np.ndarray, reading: Reading, cells: list[int], kept: float, thin: int = 0
 ) -> np.ndarray:
     """The photo with the given (upright) cells' ink reduced to `kept` of its contrast
     against the paper around it, its strokes first made `thin` px thinner (a grey maximum

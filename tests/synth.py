@@ -37,9 +37,11 @@ def photo(
     turns: int = 0,
     noise: float = 4.0,
     seed: int = 0,
+    flat: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A BGR 'photo' of the board (turned by `turns` quarter turns counter-clockwise on the
-    paper) and the grid's corners (TL, TR, BR, BL in the image frame)."""
+    paper) and the grid's corners (TL, TR, BR, BL in the image frame); `flat`, when given,
+    is the drawn grid to photograph instead of flat_grid(board)."""
     width, height = size
     if corners is None:
         corners = np.array(
@@ -47,7 +49,7 @@ def photo(
              [0.84 * width, 0.92 * height], [0.18 * width, 0.88 * height]],
             np.float32,
         )
-    flat = np.rot90(flat_grid(board), turns).copy()
+    flat = np.rot90(flat_grid(board) if flat is None else flat, turns).copy()
     side = flat.shape[0]
     src = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float32)
     h = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
@@ -59,3 +61,15 @@ def photo(
     grey = warped.astype(np.float64) * 0.8 * shade + 30 + rng.normal(0, noise, warped.shape)
     grey = cv2.GaussianBlur(np.clip(grey, 0, 255).astype(np.uint8), (3, 3), 0)
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), corners
+
+
+def faint_photo(cell: int) -> np.ndarray:
+    """The puzzle photographed with one given printed so faintly that it reads as empty."""
+    flat = flat_grid(PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :])
+    size = flat.shape[0] / 9
+    r, c = divmod(cell, 9)
+    scale = size / 36
+    (w, h), _ = cv2.getTextSize(PUZZLE[cell], cv2.FONT_HERSHEY_DUPLEX, scale, 1)
+    origin = (int(c * size + (size - w) / 2), int(r * size + (size + h) / 2))
+    cv2.putText(flat, PUZZLE[cell], origin, cv2.FONT_HERSHEY_DUPLEX, scale, 215, 1, cv2.LINE_AA)
+    return photo(flat=flat)[0]

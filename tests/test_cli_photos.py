@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pipeline.process import STATUSES
-from tests.synth import PUZZLE, SOLUTION, photo
+from tests.synth import PUZZLE, SOLUTION, faint_photo, photo
 
 KEYS = {"input", "status", "board", "solution", "output", "message", "seconds"}
 
@@ -82,27 +82,6 @@ def test_several_solutions_write_nothing(cli, tmp_path):
     assert rec["status"] == "multiple"
     assert "givens" in rec["message"]
     assert rec["output"] is None and not list(tmp_path.glob("*.solved.*"))
-
-
-def faint_photo(cell: int) -> np.ndarray:
-    """The puzzle photographed with one given printed so faintly that it reads as empty."""
-    import tests.synth as synth
-
-    flat = synth.flat_grid(PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :])
-    side = flat.shape[0]
-    size = side / 9
-    r, c = divmod(cell, 9)
-    scale = size / 36
-    (w, h), _ = cv2.getTextSize(PUZZLE[cell], cv2.FONT_HERSHEY_DUPLEX, scale, 1)
-    origin = (int(c * size + (size - w) / 2), int(r * size + (size + h) / 2))
-    cv2.putText(flat, PUZZLE[cell], origin, cv2.FONT_HERSHEY_DUPLEX, scale, 215, 1, cv2.LINE_AA)
-    original = synth.flat_grid
-    synth.flat_grid = lambda board, side=450: flat
-    try:
-        image, _ = photo()
-    finally:
-        synth.flat_grid = original
-    return image
 
 
 def test_a_faint_missed_digit_is_restored_and_reported(cli, tmp_path):

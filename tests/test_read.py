@@ -10,7 +10,7 @@ from pipeline.errors import NoGrid
 from pipeline.load import load_photo
 from pipeline.read import read_board, turned_glyphs, upright_order
 from pipeline.recognize import builtin
-from tests.synth import PUZZLE, photo
+from tests.synth import PUZZLE, faint_photo, photo
 
 needs_photos = pytest.mark.skipif(not dataset.available(), reason="no ../shared/data photos")
 
@@ -166,7 +166,6 @@ def test_rereading_blanks_leaves_bare_paper_alone_and_finds_a_faint_digit():
     blanks = [i for i, ch in enumerate(reading.board) if ch == "0"]
     probs = reread_blanks(reading, blanks)
     np.testing.assert_array_equal(probs, reading.probabilities)
-    from tests.test_cli_photos import faint_photo
 
     cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0")
     faint = read_board(faint_photo(cell), builtin())
