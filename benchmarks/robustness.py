@@ -1,5 +1,5 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
-shrunk.
+shrunk, creased, tilted, curled.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import zlib
 from collections import Counter
 from collections.abc import Callable
 
@@ -35,29 +36,75 @@ def _byte(image: np.ndarray) -> np.ndarray:
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-DEGRADATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "as taken": lambda im: im,
-    "washed out (contrast x0.5)": lambda im: _byte(255 - (255 - _float(im)) * 0.5),
-    "dim (brightness x0.5)": lambda im: _byte(_float(im) * 0.5),
-    "dark (brightness x0.3)": lambda im: _byte(_float(im) * 0.3),
-    "blurred (sigma 1.2)": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
-    "blurred (sigma 1.6)": lambda im: cv2.GaussianBlur(im, (0, 0), 1.6),
-    "shrunk to 0.6x": lambda im: cv2.resize(im, None, fx=0.6, fy=0.6,
-                                            interpolation=cv2.INTER_AREA),
-    "shrunk 0.75x, blurred, contrast x0.6": lambda im: cv2.resize(
+def creased(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Three folds or pen strokes: thin dark lines right across the photo, each within 10
+    degrees of its rows or columns (so along or across the grid's lines)."""
+    h, w = image.shape[:2]
+    shade = np.ones((h, w), np.float32)
+    thickness = max(1, round(max(h, w) / 800))
+    for _ in range(3):
+        angle = np.radians(rng.uniform(-10, 10) + rng.choice([0, 90]))
+        cx, cy = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+        dx, dy = np.cos(angle) * 2 * (h + w), np.sin(angle) * 2 * (h + w)
+        a, b = (round(cx - dx), round(cy - dy)), (round(cx + dx), round(cy + dy))
+        cv2.line(shade, a, b, float(rng.uniform(0.45, 0.7)), thickness, cv2.LINE_AA)
+    return _byte(_float(image) * (shade[..., None] if image.ndim == 3 else shade))
+
+
+def tilted(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Seen more from one side: each corner of the photo pulled in by up to 12 %."""
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    pull = rng.uniform(0, 0.12, (4, 2)) * [w, h] * [[1, 1], [-1, 1], [-1, -1], [1, -1]]
+    matrix = cv2.getPerspectiveTransform(src, np.float32(src + pull))
+    return cv2.warpPerspective(image, matrix, (w, h), borderMode=cv2.BORDER_REPLICATE)
+
+
+def curled(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Paper bent: rows bow by up to 3 % of the height and columns by up to 3 % of the width,
+    most at one side, as a page lifting off the table does."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xs / w, ys / h
+    bow_y, bow_x = rng.uniform(0.015, 0.03) * h, rng.uniform(0.015, 0.03) * w
+    side_x, side_y = rng.choice([u, 1 - u]), rng.choice([v, 1 - v])
+    map_y = ys + bow_y * (side_x**2) * np.sin(np.pi * v)
+    map_x = xs + bow_x * (side_y**2) * np.sin(np.pi * u)
+    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "as taken": lambda im, rng: im,
+    "washed out (contrast x0.5)": lambda im, rng: _byte(255 - (255 - _float(im)) * 0.5),
+    "dim (brightness x0.5)": lambda im, rng: _byte(_float(im) * 0.5),
+    "dark (brightness x0.3)": lambda im, rng: _byte(_float(im) * 0.3),
+    "blurred (sigma 1.2)": lambda im, rng: cv2.GaussianBlur(im, (0, 0), 1.2),
+    "blurred (sigma 1.6)": lambda im, rng: cv2.GaussianBlur(im, (0, 0), 1.6),
+    "shrunk to 0.6x": lambda im, rng: cv2.resize(im, None, fx=0.6, fy=0.6,
+                                                 interpolation=cv2.INTER_AREA),
+    "shrunk 0.75x, blurred, contrast x0.6": lambda im, rng: cv2.resize(
         cv2.GaussianBlur(_byte(255 - (255 - _float(im)) * 0.6), (0, 0), 1.0), None,
         fx=0.75, fy=0.75, interpolation=cv2.INTER_AREA),
+    "creased (3 thin dark lines across)": creased,
+    "tilted (perspective, up to 12 %)": tilted,
+    "curled (paper bent, up to 3 %)": curled,
 }
 
 
-def measure(photos: list[dataset.Photo], degrade: Callable[[np.ndarray], np.ndarray]) -> dict:
-    """Grids found, boards exact and the confusions (true -> read) over the photos."""
+def measure(
+    photos: list[dataset.Photo],
+    degrade: Callable[[np.ndarray, np.random.Generator], np.ndarray],
+) -> dict:
+    """Grids found, boards exact and the confusions (true -> read) over the photos; the
+    random degradations are seeded by the photo's name, so every run degrades alike."""
     found = exact = 0
     confusions: Counter = Counter()
     for photo in photos:
         loaded = load_photo(photo.path)
         try:
-            reading = read_board(degrade(loaded.pixels), builtin(), loaded.header.orientation)
+            rng = np.random.default_rng(zlib.crc32(photo.name.encode()))
+            degraded = degrade(loaded.pixels, rng)
+            reading = read_board(degraded, builtin(), loaded.header.orientation)
         except NoGrid:
             continue
         found += 1

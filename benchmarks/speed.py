@@ -69,7 +69,7 @@ def stage_times(path: Path) -> dict[str, float]:
     outcome = analyse(board, max_nodes=20_000)
     lap("solve")
     solution = outcome.solution or board.replace("0", "1")
-    reading = Reading(board, probs, corners, cells, turns, 1.0)
+    reading = Reading(board, probs, cells.corners, cells, turns, 1.0)
     annotated = render(photo.pixels, reading, solution)
     lap("render")
     encode(annotated, path.suffix, photo.header.exif)

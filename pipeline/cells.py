@@ -10,11 +10,14 @@ to the rotated glyph.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from .lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
 
 GLYPH = 28  # glyph side in px
 SQUARE = 360  # side of the warped grid square, px: 40 px cells, about the photos' own
@@ -24,7 +27,10 @@ SQUARE3 = np.ones((3, 3), np.uint8)
 FAINT = 0.08  # clarity from which an empty cell's faint glyph is still kept and read
 WEAK = 0.6  # hysteresis: ink above this share of a window's threshold joins a glyph when
 # it touches ink above the threshold (a faint 7's bar stays with its stem)
+CROSSING = 0.8  # of a cell's side: a straight run this long is no digit's stroke
+SLANTS = (-12, -6, 0, 6, 12)  # degrees from the grid's lines at which such runs are sought
 FRAGMENT_FILL = 0.2  # ink share of its box under which an edge-touching piece is a line's
+MARGIN = 20  # px of the surroundings warped with the square on every side: half a cell
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 
 
@@ -36,8 +42,10 @@ class Cells:
     filled: np.ndarray  # (81,) bool — the cell holds a digit
     ink: np.ndarray  # (81,) float32 — 0..1, how clearly the cell holds a glyph
     square: np.ndarray  # the warped grey square
+    ink_square: np.ndarray  # its ink map (ink_map, 0..1), as the cells were read from it
     homography: np.ndarray  # 3x3 image -> square
     lattice: tuple[np.ndarray, np.ndarray]  # line positions in the square
+    corners: np.ndarray  # (4, 2) the grid's corners in the image as cut: TL TR BR BL
 
 
 @dataclass(frozen=True)
@@ -92,21 +100,48 @@ def _grid_region(
 
 
 def warp_grid(
-    image: np.ndarray, corners: np.ndarray, size: int = SQUARE
+    image: np.ndarray, corners: np.ndarray, size: int = SQUARE, margin: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Grey square (size x size) of the grid seen from the front, and the 3x3 homography
-    image->square."""
+    """Grey square of the grid seen from the front, size x size plus `margin` px of what
+    lies around it on every side, and the 3x3 homography image -> square (without margin)."""
     corners = np.asarray(corners, np.float32).reshape(4, 2)
     homography = cv2.getPerspectiveTransform(corners, _square_corners(size))
-    region, to_region = _grid_region(image, corners, size)
+    outer = _square_corners(size + 2 * margin) - margin
+    around = cv2.perspectiveTransform(outer[None], np.linalg.inv(homography))[0]
+    region, to_region = _grid_region(image, around, size + 2 * margin)
+    shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], np.float64)
     square = cv2.warpPerspective(
         region,
-        homography @ np.linalg.inv(to_region),
-        (size, size),
+        shift @ homography @ np.linalg.inv(to_region),
+        (size + 2 * margin, size + 2 * margin),
         flags=cv2.INTER_LINEAR,
         borderMode=cv2.BORDER_REPLICATE,
     )
     return square, homography.astype(np.float64)
+
+
+def warp_mesh(
+    image: np.ndarray, points: np.ndarray, size: int = SQUARE, margin: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Grey square cut through the grid's (10, 10, 2) line crossings `points` (image
+    coordinates), bilinearly between them, with `margin` px around it; and the homography
+    image -> square (without margin) that fits the crossings best, for drawing back."""
+    x_map, y_map = mesh_maps(points, size, margin)
+    lo = np.array([x_map.min(), y_map.min()])
+    hi = np.array([x_map.max(), y_map.max()])
+    around = np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]], np.float32)
+    region, to_region = _grid_region(image, around, size + 2 * margin)
+    sx, sy, tx, ty = to_region[0, 0], to_region[1, 1], to_region[0, 2], to_region[1, 2]
+    square = cv2.remap(
+        region,
+        x_map * np.float32(sx) + np.float32(tx),
+        y_map * np.float32(sy) + np.float32(ty),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    ideal = ideal_crossings(size).reshape(-1, 2)
+    homography, _ = cv2.findHomography(points.reshape(-1, 2), ideal)
+    return square, homography
 
 
 def ink_map(square: np.ndarray) -> np.ndarray:
@@ -122,55 +157,11 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     return np.clip((paper - grey) / (paper + 8.0), 0.0, 1.0)
 
 
-def _line_profiles(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarray]:
-    """Column and row profiles of long straight ink runs (grid lines, not digits);
-    `strong` is the ink of the square's darkest strokes (its 99th percentile)."""
-    size = ink.shape[0]
-    run = max(3, size // 18)
-    binary = (ink > 0.5 * max(strong, 0.05)).astype(np.uint8)
-    vertical = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
-    horizontal = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-    columns = cv2.reduce(vertical, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
-    rows = cv2.reduce(horizontal, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
-    return columns, rows
-
-
-def _snap_lines(profile: np.ndarray, size: int) -> np.ndarray:
-    """10 line positions: the profile's peak near each evenly spaced guess, else the guess."""
-    guesses = np.linspace(0, size - 1, 10)
-    cell = size / 9
-    smooth = np.convolve(profile, np.ones(3, np.float32) / 3, mode="same")
-    enough = 0.25 * size  # a line covers at least a quarter of the square
-    lines = guesses.copy()
-    for i, g in enumerate(guesses):
-        lo, hi = int(max(0, g - 0.3 * cell)), int(min(size, g + 0.3 * cell + 1))
-        window = smooth[lo:hi]
-        if window.size and window.max() >= enough:
-            peaks = np.flatnonzero(window >= 0.8 * window.max())
-            lines[i] = lo + peaks[np.argmin(np.abs(lo + peaks - g))]
-    return _even_where_crossed(lines, guesses, cell)
-
-
-def _even_where_crossed(lines: np.ndarray, guesses: np.ndarray, cell: float) -> np.ndarray:
-    """Fall back to the guess for lines that would make a cell implausibly thin."""
-    out = lines.astype(np.float32)
-    for i in range(1, 10):
-        if out[i] - out[i - 1] < 0.5 * cell:
-            out[i] = guesses[i]
-    return out
-
-
 def locate_lattice(square: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """x and y positions (10 each, ascending) of the grid lines in the square; not assumed
     evenly spaced (curved paper); falls back to even spacing where a line is not found."""
     ink = ink_map(square)
-    return _lattice_from_ink(ink, float(np.percentile(ink[::2, ::2], 99)))
-
-
-def _lattice_from_ink(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarray]:
-    cols, rows = _line_profiles(ink, strong)
-    size = ink.shape[0]
-    return _snap_lines(cols, size), _snap_lines(rows, size)
+    return lattice_from_ink(ink, float(np.percentile(ink[::2, ::2], 99)))
 
 
 def stroke_level(top_ink: float) -> float:
@@ -558,14 +549,42 @@ def _line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
 
 
 def _border_lines(binary: np.ndarray) -> np.ndarray:
-    """Pixels of long straight runs in the cell's outer quarter: grid lines, which blur and
-    big digits can join to a digit. (A digit's own strokes are central and shorter.)"""
+    """Pixels of long straight runs in the cell's outer quarter (grid lines, which blur and
+    big digits can join to a digit; a digit's own strokes are central and shorter), and of
+    runs that cross the whole cell at a slant (a fold, a crease or a pen line through it:
+    no digit's stroke is that long)."""
     h, w = binary.shape
     vertical = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((max(3, h // 2), 1), np.uint8))
     horizontal = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, max(3, w // 2)), np.uint8))
     vertical[:, w // 4 : w - w // 4] = 0
     horizontal[h // 4 : h - h // 4, :] = 0
-    return (vertical | horizontal).astype(bool)
+    return (vertical | horizontal | crossing_lines(binary)).astype(bool)
+
+
+def crossing_lines(binary: np.ndarray) -> np.ndarray:
+    """uint8 mask of the pixels in straight runs at least CROSSING of the cell long, at
+    any of the SLANTS either way (a morphological opening by each slanted line)."""
+    h, w = binary.shape
+    found = np.zeros_like(binary)
+    for kernel in _line_kernels(max(3, int(CROSSING * w)), max(3, int(CROSSING * h))):
+        found |= cv2.morphologyEx(binary, cv2.MORPH_OPEN, kernel)
+    return found
+
+
+@functools.cache
+def _line_kernels(across: int, down: int) -> tuple[np.ndarray, ...]:
+    """Structuring elements of one-pixel lines `across` px wide at each of the SLANTS
+    from horizontal, and `down` px tall at each slant from vertical."""
+    kernels = []
+    for degrees in SLANTS:
+        rise = np.tan(np.radians(degrees))
+        for length, sideways in ((across, False), (down, True)):
+            depth = int(round(abs(rise) * (length - 1))) + 1
+            kernel = np.zeros((depth, length), np.uint8)
+            y0, y1 = (0, depth - 1) if rise >= 0 else (depth - 1, 0)
+            cv2.line(kernel, (0, y0), (length - 1, y1), 1)
+            kernels.append(np.ascontiguousarray(kernel.T) if sideways else kernel)
+    return tuple(kernels)
 
 
 def _digit_like(parts: _Parts) -> np.ndarray:
@@ -677,17 +696,35 @@ def central_peaks(box: np.ndarray, bounds: tuple[np.ndarray, ...]) -> np.ndarray
 
 
 def extract_glyphs(image: np.ndarray, corners: np.ndarray) -> Cells:
-    """Warp the grid, find its lines, and read each of the 81 cells into a glyph."""
-    square, homography = warp_grid(image, corners)
+    """Warp the grid, find its lines, and read each of the 81 cells into a glyph.
+
+    The square is warped with a margin of half a cell, so lines the outline cut off are
+    seen; when its lines do not run straight (lattice.mesh_points), it is warped again
+    through their crossings and the grid's corners become the outer crossings."""
+    margin = MARGIN
+    square, homography = warp_grid(image, corners, margin=margin)
     ink = ink_map(square)
+    inner = ink[margin:-margin, margin:-margin]
     # the strongest strokes' ink; every other pixel is sample enough, at a quarter the cost
-    strong, top = _quantiles(ink[::2, ::2], (0.99, 0.995))
-    lattice = _lattice_from_ink(ink, strong)
-    size = square.shape[0]
+    strong, top = _quantiles(inner[::2, ::2], (0.99, 0.995))
+    lattice = lattice_from_ink(inner, strong)
+    points = mesh_points(ink, lattice, margin)
+    if points is not None:
+        to_image = np.linalg.inv(homography)
+        points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(10, 10, 2)
+        square, homography = warp_mesh(image, points, SQUARE, margin)
+        corners = points[[0, 0, 9, 9], [0, 9, 9, 0]]
+        ink = ink_map(square)
+        inner = ink[margin:-margin, margin:-margin]
+        strong, top = _quantiles(inner[::2, ::2], (0.99, 0.995))
+        lattice = lattice_from_ink(inner, strong)
+    size = SQUARE
     bounds = window_bounds(lattice, size)
-    box = cv2.blur(ink, (3, 3))
-    smooth = cv2.GaussianBlur(ink, (3, 3), 0)
+    box = cv2.blur(inner, (3, 3))
+    smooth = cv2.GaussianBlur(inner, (3, 3), 0)
     peaks = central_peaks(box, bounds)
     level = digit_level(peaks, stroke_level(top))
-    glyphs, filled, clarity = read_cells(ink, smooth, bounds, peaks, level)
-    return Cells(glyphs, filled, clarity, square, homography, lattice)
+    glyphs, filled, clarity = read_cells(inner, smooth, bounds, peaks, level)
+    square = np.ascontiguousarray(square[margin:-margin, margin:-margin])
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    return Cells(glyphs, filled, clarity, square, inner, homography, lattice, corners)

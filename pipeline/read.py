@@ -19,7 +19,6 @@ from .cells import (
     central_peak,
     components,
     extract_glyphs,
-    ink_map,
     normalise_glyph,
     to_grey,
 )
@@ -229,7 +228,7 @@ def read_board(image: np.ndarray, engine: Recognizer, exif_orientation: int = 1)
     board = board_from(probs)
     read = [probs[i, int(ch)] for i, ch in enumerate(board) if ch != "0"]
     confidence = float(np.mean(read)) if read else 0.0
-    return Reading(board, probs, corners, cells, turns, confidence)
+    return Reading(board, probs, cells.corners, cells, turns, confidence)
 
 
 def reread_blanks(reading: Reading, cells: list[int]) -> np.ndarray:
@@ -243,9 +242,8 @@ def reread_blanks(reading: Reading, cells: list[int]) -> np.ndarray:
     probs = reading.probabilities.copy()
     if not cells:
         return probs
-    square = reading.cells.square
-    ink = ink_map(square)
-    windows = list(cell_windows(reading.cells.lattice, square.shape[0]))
+    ink = reading.cells.ink_square
+    windows = list(cell_windows(reading.cells.lattice, ink.shape[0]))
     crops = [ink[y0:y1, x0:x1] for _, _, y0, y1, x0, x1 in windows]
     peaks = np.array([central_peak(crop) for crop in crops])
     filled = reading.cells.filled

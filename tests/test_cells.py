@@ -161,7 +161,6 @@ def test_cells_read_together_match_each_cell_read_alone(name):
     from pipeline.cells import (
         central_peaks,
         digit_level,
-        ink_map,
         stroke_level,
         window_bounds,
     )
@@ -170,7 +169,7 @@ def test_cells_read_together_match_each_cell_read_alone(name):
 
     photo = load_photo(Path(__file__).resolve().parent.parent / "sample_images" / name)
     cells = extract_glyphs(photo.pixels, find_grid(photo.pixels))
-    ink = ink_map(cells.square)
+    ink = cells.ink_square
     bounds = window_bounds(cells.lattice, ink.shape[0])
     peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
     level = digit_level(peaks, stroke_level(float(np.percentile(ink[::2, ::2], 99.5))))
