@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-BANDS = 4  # bands across the square in which each line's position is measured
+BANDS = 6  # bands across the square in which each line's position is measured
 REACH = 0.25  # of a cell: how far from its overall position a line is sought in a band
 STRAY = 0.1  # of a cell: a seen crossing this far from the straight cut calls for the mesh
 OUTLIER = 0.3  # of a cell: a crossing this far from the perspective through the others is
@@ -89,34 +89,53 @@ def band_profiles(ink: np.ndarray, vertical: bool) -> tuple[np.ndarray, np.ndarr
 
 
 def band_positions(profiles: np.ndarray, lines: np.ndarray, cell: float) -> np.ndarray:
-    """(10, BANDS) sub-pixel position of each line in each band: the profile's peak within
-    REACH of the line's overall position, when it stands out (2.5x the window's median ink
-    and 0.04 above it) and is not at the window's edge; else nan."""
+    """(10, BANDS) sub-pixel position of each line in each band: of the profile's clear
+    peaks within REACH of the line's overall position, the nearest to it; else nan.
+
+    A clear peak is a local maximum that stands out (2.5x the window's median ink and 0.04
+    above it) and reaches half the window's highest: a digit's stroke beside a thin line
+    can be darker than the line, but lies further from where the line runs."""
     reach = int(round(REACH * cell))
     n = profiles.shape[1]
-    at = np.clip(np.round(lines).astype(int)[:, None] + np.arange(-reach, reach + 1), 1, n - 2)
-    windows = profiles[:, at]  # (bands, lines, window)
-    top = windows.argmax(axis=2)
-    peak = np.take_along_axis(windows, top[..., None], 2)[..., 0]
-    base = np.median(windows, axis=2)
-    where = at[np.arange(at.shape[0]), top]  # (bands, lines)
-    band = np.arange(profiles.shape[0])[:, None]
-    before, after = profiles[band, where - 1], profiles[band, where + 1]
-    curve = before - 2 * peak + after
-    shift = np.where(curve < 0, 0.5 * (before - after) / np.where(curve < 0, curve, -1.0), 0.0)
-    clear = (peak >= 2.5 * base) & (peak - base >= 0.04) & (top > 0) & (top < at.shape[1] - 1)
-    return np.where(clear, where + np.clip(shift, -0.5, 0.5), np.nan).T
+    offsets = np.arange(-reach, reach + 1)
+    at = np.clip(np.round(lines).astype(int)[:, None] + offsets, 1, n - 2)  # (lines, window)
+    band = np.arange(profiles.shape[0])[:, None, None]
+    ink = profiles[band, at]  # (bands, lines, window)
+    before, after = profiles[band, at - 1], profiles[band, at + 1]
+    base = np.median(ink, axis=2, keepdims=True)
+    clear = (
+        (ink >= before)
+        & (ink > after)
+        & (ink >= 2.5 * base)
+        & (ink - base >= 0.04)
+        & (ink >= 0.5 * ink.max(axis=2, keepdims=True))
+    )
+    clear[..., 0] = clear[..., -1] = False  # a peak at the window's edge may lie beyond it
+    nearest = np.where(clear, np.abs(offsets), reach + 1).argmin(axis=2)[..., None]
+    found = np.take_along_axis(clear, nearest, 2)[..., 0]
+    peak = np.take_along_axis(ink, nearest, 2)[..., 0]
+    low = np.take_along_axis(before, nearest, 2)[..., 0]
+    high = np.take_along_axis(after, nearest, 2)[..., 0]
+    where = np.take_along_axis(np.broadcast_to(at, ink.shape), nearest, 2)[..., 0]
+    curve = low - 2 * peak + high
+    shift = np.where(curve < 0, 0.5 * (low - high) / np.where(curve < 0, curve, -1.0), 0.0)
+    return np.where(found, where + np.clip(shift, -0.5, 0.5), np.nan).T
 
 
 def straight_lines(positions: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """(10, 2) offset a and slope b of each line (position = a + b * t along it), fitted
-    by least squares to its band positions; nan for a line seen in fewer than two bands."""
+    to its band positions by Theil-Sen (the median of the slopes between pairs of bands),
+    so that one band misread (a digit's stroke beside a faint line) does not tilt it;
+    nan for a line seen in fewer than three bands."""
+    first, second = np.triu_indices(centres.size, 1)
+    with np.errstate(invalid="ignore"):
+        slopes = (positions[:, second] - positions[:, first]) / (centres[second] - centres[first])
+    enough = (~np.isnan(positions)).sum(axis=1) >= 3
     fits = np.full((positions.shape[0], 2), np.nan)
-    for i, row in enumerate(positions):
-        seen = ~np.isnan(row)
-        if seen.sum() >= 2:
-            slope, offset = np.polyfit(centres[seen], row[seen], 1)
-            fits[i] = offset, slope
+    if enough.any():
+        slope = np.nanmedian(slopes[enough], axis=1)
+        offset = np.nanmedian(positions[enough] - slope[:, None] * centres, axis=1)
+        fits[enough] = np.column_stack([offset, slope])
     return fits
 
 
