@@ -510,21 +510,28 @@ def _reread_without_border_lines(
     clarity: np.ndarray,
 ) -> None:
     """Judge window i again with the long straight runs in its outer quarter (grid lines,
-    which blur and big digits can join to a digit) removed; fills glyphs[i], clarity[i]."""
+    which blur and big digits can join to a digit) and any line crossing it (a fold:
+    crossing_lines) removed; fills glyphs[i], clarity[i]."""
     window = _window(bounds, i, bounds[2].size)
     cleaned = binary[window].copy()
-    cleaned[_border_lines(cleaned)] = 0
-    h, w = cleaned.shape
-    one = _single(h, w)
-    everywhere = np.zeros(max(h, w), np.intp)
-    n, labels, stats, centroids = components(cleaned)
-    parts = _parts(stats, centroids, everywhere[:h], everywhere[:w], one)
+    # both found on the window as it is: removing the border lines first would break a
+    # fold that runs near the cell's edge into pieces too short to be seen as crossing
+    cleaned[_border_lines(cleaned) | crossing_lines(cleaned).view(bool)] = 0
+    labels, parts = _window_parts(cleaned)
     keep, own, joint = _judge(parts, contrast[i : i + 1])
     clarity[i] = own[0]
     if own[0] >= FAINT:
         y0, y1, x0, x1 = parts.grown_boxes(np.zeros(1, np.intp), joint)[0]
         kept = keep.view(np.uint8)[labels[y0:y1, x0:x1]]
         glyphs[i] = _glyph(ink[window][y0:y1, x0:x1], kept)
+
+
+def _window_parts(binary: np.ndarray) -> tuple[np.ndarray, _Parts]:
+    """The labels and components of one window's binary ink."""
+    h, w = binary.shape
+    everywhere = np.zeros(max(h, w), np.intp)
+    n, labels, stats, centroids = components(binary)
+    return labels, _parts(stats, centroids, everywhere[:h], everywhere[:w], _single(h, w))
 
 
 def _glyph(ink: np.ndarray, kept: np.ndarray) -> np.ndarray:
@@ -549,21 +556,20 @@ def _line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
 
 
 def _border_lines(binary: np.ndarray) -> np.ndarray:
-    """Pixels of long straight runs in the cell's outer quarter (grid lines, which blur and
-    big digits can join to a digit; a digit's own strokes are central and shorter), and of
-    runs that cross the whole cell at a slant (a fold, a crease or a pen line through it:
-    no digit's stroke is that long)."""
+    """Pixels of long straight runs in the cell's outer quarter: grid lines, which blur and
+    big digits can join to a digit. (A digit's own strokes are central and shorter.)"""
     h, w = binary.shape
     vertical = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((max(3, h // 2), 1), np.uint8))
     horizontal = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, max(3, w // 2)), np.uint8))
     vertical[:, w // 4 : w - w // 4] = 0
     horizontal[h // 4 : h - h // 4, :] = 0
-    return (vertical | horizontal | crossing_lines(binary)).astype(bool)
+    return (vertical | horizontal).astype(bool)
 
 
 def crossing_lines(binary: np.ndarray) -> np.ndarray:
     """uint8 mask of the pixels in straight runs at least CROSSING of the cell long, at
-    any of the SLANTS either way (a morphological opening by each slanted line)."""
+    any of the SLANTS either way: a fold, a crease or a pen line across the cell (no
+    digit's stroke is that long). A morphological opening by each slanted line."""
     h, w = binary.shape
     found = np.zeros_like(binary)
     for kernel in _line_kernels(max(3, int(CROSSING * w)), max(3, int(CROSSING * h))):
