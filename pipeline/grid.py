@@ -50,6 +50,8 @@ MIN_SCORE = 0.6  # accepted 9x9 structure score
 COARSE_WARP = 60  # side of the small square used to rank candidates before verification
 CONFIDENT = 0.9  # structure score of a first candidate accepted without looking further
 SHORTLIST = 2  # best-ranked candidates verified in full
+SPUR = 0.012  # of the working copy's longest side: lines thinner than this are cut off a
+SPURRED = 3  # largest outer contours whose spurs are cut off when nothing else is confident
 EDGE_BAND = 4  # px of the working copy: ink this close to the photo's edge lies on the edge
 MAX_CUT = 2.5  # cells of a grid that may lie beyond the photo's edge
 
@@ -234,6 +236,32 @@ def first_hull(contours: list[np.ndarray], min_area: float) -> np.ndarray | None
         if cv2.contourArea(hull) >= min_area:
             return hull
     return None
+
+
+def despurred_hulls(
+    mask: np.ndarray, contours: list[np.ndarray], min_area: float
+) -> list[np.ndarray]:
+    """Hulls of the largest contours' shapes with thin spurs cut off.
+
+    A fold, a crease or a pen line running across the page joins the grid's border to
+    whatever else it touches, and the joint contour's hull is far larger than the grid.
+    Filled, the grid is a solid square, while the line is a spur a few px thick: opening
+    the filled shape with a square wider than SPUR of the working copy cuts the spurs and
+    leaves the grid (and any other solid shape the line touched, each a candidate)."""
+    side = max(5, round(SPUR * max(mask.shape)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
+    hulls = []
+    for contour in contours[:SPURRED]:
+        x, y, w, h = cv2.boundingRect(contour)
+        filled = np.zeros((h, w), np.uint8)
+        cv2.drawContours(filled, [contour], -1, 255, cv2.FILLED, offset=(-x, -y))
+        opened = cv2.morphologyEx(filled, cv2.MORPH_OPEN, kernel)
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for part in parts:
+            hull = cv2.convexHull(part + np.array([x, y], part.dtype))
+            if cv2.contourArea(hull) >= min_area:
+                hulls.append(hull)
+    return hulls
 
 
 def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
@@ -521,6 +549,11 @@ def best_quad(mask: np.ndarray) -> tuple[float, np.ndarray | None]:
             other_score, other_quad = verified(mask, others[index])
             if quad is None or other_score > score:
                 score, quad = other_score, other_quad
+    if score < CONFIDENT:  # a line across the page may have joined the grid to the rest
+        for hull in despurred_hulls(mask, large_contours(mask, outer_only=True), min_area):
+            spur_score, spur_quad = verified(mask, hull)
+            if quad is None or spur_score > score:
+                score, quad = spur_score, spur_quad
     return score, quad
 
 

@@ -46,6 +46,7 @@ SURE = 0.99  # a faint glyph read as one digit with this probability is probably
 SURE_ODDS = 30  # likelihood ratio, kept below the measured ~50: on 400 synthetic photos
 # (benchmarks.synthetic) 56 of 83 faint digits but only 4 of 303 faint stains or specks
 # were read that surely
+PIECE = 0.8  # share of a faint glyph's ink in its largest piece for it to be sure
 
 
 @dataclass(frozen=True)
@@ -180,12 +181,26 @@ def cell_probabilities(
     p_digit = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
     sure = ~filled & ~flat & glyph & (square[order].max(axis=1) >= SURE)
     sure &= calibrated
+    sure[sure] = one_piece(cells.glyphs[order][sure])
     odds = p_digit[sure] / (1 - p_digit[sure]) * SURE_ODDS
     p_digit[sure] = odds / (1 + odds)
     probs = np.empty((81, 10))
     probs[:, 0] = 1.0 - p_digit
     probs[:, 1:] = square[order] * p_digit[:, None]
     return probs
+
+
+def one_piece(glyphs: np.ndarray) -> np.ndarray:
+    """(n,) bool per glyph: its ink is mostly one connected piece (PIECE of it in the
+    largest), as a printed digit's is, however faint; a shaded cell's halftone dots or a
+    stain's blots make several."""
+    out = np.zeros(len(glyphs), bool)
+    for i, glyph in enumerate(glyphs):
+        ink = glyph > 0.25
+        n, labels, stats, _ = components(ink.view(np.uint8))
+        if n > 1:
+            out[i] = stats[1:, cv2.CC_STAT_AREA].max() >= PIECE * ink.sum()
+    return out
 
 
 def flat_ink(glyphs: np.ndarray, sideways: bool = False) -> np.ndarray:

@@ -260,3 +260,62 @@ def test_clarity_keeps_washed_out_digits_for_the_recognizer_below_the_decision_l
     assert clarity[0] == 0.0  # paper grain
     assert FAINT <= clarity[1] < 0.5  # a quarter of the digits' ink: kept, not yet a digit
     assert clarity[2] == pytest.approx(0.5) and clarity[3] == pytest.approx(1.0)
+
+
+def _folded_photo() -> np.ndarray:
+    """The test puzzle with two thin folds drawn across the page: one along the middle of
+    the second row (through its digits), one down the seventh column."""
+    from tests.synth import PUZZLE, flat_grid, photo
+
+    flat = flat_grid(PUZZLE)
+    cell = flat.shape[0] / 9
+    y, x = int(1.5 * cell), int(6.45 * cell)
+    cv2.line(flat, (0, y - 3), (flat.shape[1] - 1, y + 5), 0, 1, cv2.LINE_AA)
+    cv2.line(flat, (x, 0), (x + 6, flat.shape[0] - 1), 0, 1, cv2.LINE_AA)
+    return photo(flat=flat)[0]
+
+
+def test_a_fold_across_digits_and_empty_cells_is_not_read():
+    from pipeline.read import read_board
+    from pipeline.recognize import builtin
+    from tests.synth import PUZZLE
+
+    assert read_board(_folded_photo(), builtin()).board == PUZZLE
+
+
+def test_without_removing_folds_the_folded_digit_is_lost(monkeypatch):
+    """The fold test above is not passed by chance: with crossing lines kept, a digit the
+    fold runs through is joined to it and no longer read."""
+    import pipeline.cells as cells_module
+    from pipeline.read import read_board
+    from pipeline.recognize import builtin
+    from tests.synth import PUZZLE
+
+    monkeypatch.setattr(
+        cells_module, "crossing_lines", lambda b: (np.zeros_like(b), np.zeros_like(b))
+    )
+    assert read_board(_folded_photo(), builtin()).board != PUZZLE
+
+
+def test_crossing_lines_are_long_slanted_runs_only():
+    """A one-pixel fold across a window at a slant between two of the kernels' slants is
+    found; a digit is not, beyond a few pixels where it meets the fold; removing the fold
+    keeps the digit's strokes where they cross it."""
+    from pipeline.cells import _without_folds, crossing_lines
+
+    window = np.zeros((36, 36), np.uint8)
+    fold = np.zeros_like(window)
+    cv2.line(fold, (0, 10), (35, 16), 1, 1)  # 9.7 degrees, edge to edge
+    digit = np.zeros_like(window)
+    cv2.putText(digit, "7", (10, 32), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 1, 2)
+    window = fold | digit
+    along_rows, along_columns = crossing_lines(window)
+    assert not along_columns.any()
+    found = along_rows.astype(bool)
+    near_fold = cv2.dilate(fold, np.ones((7, 7), np.uint8)).astype(bool)  # within 3 px
+    assert found[fold > 0].mean() > 0.9
+    assert not found[~near_fold].any()
+    cleaned = _without_folds(window).astype(bool)
+    assert cleaned[digit > 0].mean() > 0.9
+    near_digit = cv2.dilate(digit, np.ones((3, 3), np.uint8)).astype(bool)
+    assert not cleaned[(fold > 0) & ~near_digit].any()

@@ -278,3 +278,19 @@ def test_dim_and_washed_out_photos_are_stretched_to_a_typical_contrast() -> None
         assert high - low >= LOW_SPAN
         found = find_grid(faded)
         assert found is not None and max_error(found, corners) <= 3
+
+
+def test_a_line_across_the_page_joined_to_the_grid_is_cut_off() -> None:
+    """A fold or pen line running across the whole photo joins the grid's border to the
+    rest of the page; the grid is still found, with its own corners."""
+    canvas = np.full((480, 640), 255, np.uint8)
+    truth = np.array([[150, 70], [480, 80], [470, 410], [140, 400]], np.float32)
+    canvas = place(canvas, draw_grid(), truth)
+    cv2.putText(canvas, "SUDOKU", (30, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 0, 3)
+    cv2.rectangle(canvas, (520, 120), (620, 300), 0, 2)  # a box beside the grid
+    cv2.line(canvas, (0, 250), (639, 215), 0, 2)  # the fold, through grid and box
+    cv2.line(canvas, (300, 0), (330, 479), 0, 2)
+    image = photo_like(canvas)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, truth) < 6

@@ -173,3 +173,19 @@ def test_rereading_blanks_leaves_bare_paper_alone_and_finds_a_faint_digit():
     again = reread_blanks(faint, [cell])
     assert again[cell, 1:].argmax() + 1 == int(PUZZLE[cell])
     assert again[cell, 0] < faint.probabilities[cell, 0]
+
+
+def test_a_faint_glyph_in_pieces_is_never_sure():
+    """Halftone shading or a stain leaves a faint glyph in several pieces, which the
+    recognizer may read as some digit with near certainty; only a faint glyph in one piece,
+    as a printed digit is, can be taken for a digit on that certainty."""
+    from pipeline.read import one_piece
+
+    whole = np.zeros((28, 28), np.float32)
+    whole[4:24, 12:16] = 0.8  # a faint 1
+    dots = np.zeros((28, 28), np.float32)
+    dots[4:10, 4:10] = dots[12:18, 16:22] = dots[20:26, 6:12] = 0.8  # three blots
+    speck = whole.copy()
+    speck[2, 2] = 0.8  # a stray pixel beside a digit does not split it
+    np.testing.assert_array_equal(one_piece(np.stack([whole, dots, speck])), [True, False, True])
+    assert not one_piece(np.zeros((1, 28, 28), np.float32))[0]

@@ -1,0 +1,128 @@
+"""Stage 3: the grid's lines measured band by band, their crossings, and the mesh cut."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from pipeline.cells import MARGIN, SQUARE, extract_glyphs, warp_grid, warp_mesh
+from pipeline.lattice import (
+    band_positions,
+    band_profiles,
+    crossings,
+    ideal_crossings,
+    mesh_maps,
+    mesh_points,
+    straight_lines,
+)
+from tests.synth import PUZZLE, photo
+
+STEP = (SQUARE - 1) / 9
+
+
+def lattice_ink(tilt: float = 0.0, thin: float = 0.5, noise: int = 0) -> np.ndarray:
+    """Ink map of a square (with MARGIN) whose lines cross where the ideal lattice puts
+    them, moved by `tilt` px per px: x += tilt * y for vertical lines, y += tilt * x for
+    horizontal ones (a grid cut with one corner misplaced). Box lines are darker."""
+    side = SQUARE + 2 * MARGIN
+    ink = np.zeros((side, side), np.float32)
+    rng = np.random.default_rng(noise)
+    for i in range(10):
+        level = 0.9 if i % 3 == 0 else thin
+        at = MARGIN + i * STEP
+        top = (at + tilt * (0 - MARGIN), 0)
+        bottom = (at + tilt * (side - 1 - MARGIN), side - 1)
+        cv2.line(ink, tuple(np.round(top).astype(int)), tuple(np.round(bottom).astype(int)), level)
+        left = (0, at + tilt * (0 - MARGIN))
+        right = (side - 1, at + tilt * (side - 1 - MARGIN))
+        cv2.line(ink, tuple(np.round(left).astype(int)), tuple(np.round(right).astype(int)), level)
+    if noise:
+        ink += rng.uniform(0, 0.03, ink.shape).astype(np.float32)
+    return cv2.GaussianBlur(ink, (3, 3), 0)
+
+
+def straight_cut() -> tuple[np.ndarray, np.ndarray]:
+    at = np.linspace(0, SQUARE - 1, 10).astype(np.float32)
+    return at, at.copy()
+
+
+def test_lines_are_found_in_every_band_where_they_run():
+    ink = lattice_ink()
+    profiles, centres = band_profiles(ink)
+    lines = np.concatenate(straight_cut()) + MARGIN
+    found = band_positions(profiles, lines, SQUARE / 9)
+    assert found.shape == (20, len(centres))
+    np.testing.assert_allclose(found, np.repeat(lines[:, None], len(centres), 1), atol=1.0)
+
+
+def test_of_two_peaks_the_one_nearer_the_line_is_taken():
+    """A digit's stroke darker than a thin line beside it must not be taken for the line."""
+    profile = np.zeros(200, np.float32)
+    profile[100] = 0.35  # the thin line, where it is expected (over half the stroke)
+    profile[93] = 0.6  # a bold stroke 7 px away
+    profiles = np.tile(np.concatenate([profile, profile]), (3, 1))
+    lines = np.array([100.0] * 10 + [100.0] * 10)
+    found = band_positions(profiles, lines, 40.0)
+    np.testing.assert_allclose(found, 100.0, atol=0.01)
+
+
+def test_one_misread_band_does_not_tilt_a_line():
+    centres = np.array([30.0, 90.0, 150.0, 210.0, 270.0, 330.0])
+    positions = np.tile(100.0 + 0.05 * centres, (2, 1))
+    positions[0, 2] -= 9.0  # a stroke taken for the line in one band
+    positions[1, [0, 4]] = np.nan  # a line not seen in two bands
+    offset, slope = straight_lines(positions, centres).T
+    np.testing.assert_allclose(slope, 0.05, atol=1e-9)
+    np.testing.assert_allclose(offset, 100.0, atol=1e-6)
+    assert np.isnan(straight_lines(np.full((1, 6), np.nan), centres)).all()
+
+
+def test_crossings_of_slanted_lines_and_a_mesh_only_when_they_stray():
+    for tilt, strays in ((0.0, False), (0.03, True)):
+        ink = lattice_ink(tilt)
+        found = crossings(ink, straight_cut(), MARGIN)
+        ideal = ideal_crossings(SQUARE)
+        expected = ideal + tilt * ideal[..., ::-1]  # x += tilt y, y += tilt x (to first order)
+        np.testing.assert_allclose(found, expected, atol=1.0 + 40 * tilt**2 * SQUARE)
+        points = mesh_points(ink, straight_cut(), MARGIN)
+        assert (points is not None) == strays
+        if strays:
+            np.testing.assert_allclose(points, found, atol=0.5)
+
+
+def test_too_little_seen_gives_no_mesh():
+    ink = np.zeros((SQUARE + 2 * MARGIN,) * 2, np.float32)
+    ink[:, MARGIN + 50] = 0.8  # one line: nothing to cut by
+    assert mesh_points(ink, straight_cut(), MARGIN) is None
+
+
+def test_a_mesh_on_the_ideal_crossings_cuts_what_the_straight_warp_cuts():
+    image, corners = photo()
+    straight, homography = warp_grid(image[:, :, 0], corners, margin=MARGIN)
+    ideal = ideal_crossings(SQUARE).reshape(-1, 1, 2)
+    points = cv2.perspectiveTransform(ideal, np.linalg.inv(homography)).reshape(10, 10, 2)
+    meshed, refit = warp_mesh(image[:, :, 0], points, SQUARE, MARGIN)
+    assert meshed.shape == straight.shape == (SQUARE + 2 * MARGIN,) * 2
+    inner = (slice(MARGIN, -MARGIN),) * 2
+    # bilinear between crossings versus exact perspective: within a grey level or two
+    diff = np.abs(meshed[inner].astype(int) - straight[inner].astype(int))
+    assert np.percentile(diff, 99) <= 12 and diff.mean() < 1.5
+    np.testing.assert_allclose(refit / refit[2, 2], homography / homography[2, 2], atol=1e-3)
+    x_map, y_map = mesh_maps(points, SQUARE, MARGIN)
+    assert x_map.dtype == np.float32 and x_map.shape == (SQUARE + 2 * MARGIN,) * 2
+
+
+@pytest.mark.parametrize("corner", [0, 1, 2, 3])
+def test_a_misplaced_corner_is_corrected_by_the_mesh(corner):
+    """A corner placed a third of a cell off (a faint border, a fold at the corner):
+    the lines measured in the square bring the cut back onto the grid, and the board
+    reads as it should."""
+    image, corners = photo()
+    side = np.linalg.norm(corners[1] - corners[0]) / 9
+    wrong = corners.copy()
+    wrong[corner] += np.array([0.3, -0.3] if corner % 2 else [-0.3, 0.3]) * side
+    cells = extract_glyphs(image, wrong)
+    np.testing.assert_array_equal(cells.filled, np.array([c != "0" for c in PUZZLE]))
+    moved = np.hypot(*(cells.corners - corners).T)
+    assert moved[corner] < 0.12 * side  # was 0.42 of a cell off
