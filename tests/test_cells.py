@@ -305,7 +305,7 @@ def test_crossing_lines_are_long_slanted_runs_only():
 
     window = np.zeros((36, 36), np.uint8)
     fold = np.zeros_like(window)
-    cv2.line(fold, (0, 10), (35, 16), 1, 1)  # 9.7 degrees, edge to edge
+    cv2.line(fold, (0, 18), (35, 24), 1, 1)  # 9.7 degrees, edge to edge, across the stem
     digit = np.zeros_like(window)
     cv2.putText(digit, "7", (10, 32), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 1, 2)
     window = fold | digit
