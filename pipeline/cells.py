@@ -29,6 +29,7 @@ THICKEN_ACROSS = np.ones((1, 3), np.uint8)
 STROKE = 5  # px of ink across a fold from which it is a digit's stroke there, not the fold: on
 # the training photos with creases drawn across (benchmarks.robustness), 3 to 7 px kept 56,
 # 84, 88, 74 and 69 of 118 boards exact; without it, 36
+SPECKLED = 0.25  # share of a window still inky once its folds are removed: they were noise
 STROKE_DOWN = np.ones((STROKE, 1), np.uint8)
 STROKE_ACROSS = np.ones((1, STROKE), np.uint8)
 FAINT = 0.08  # clarity from which an empty cell's faint glyph is still kept and read
@@ -593,7 +594,11 @@ def crossing_lines(binary: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _without_folds(binary: np.ndarray) -> np.ndarray:
     """The window's ink with its border lines and the folds across it removed, except
     where a stroke runs through or along a fold: there the ink is thicker across the fold
-    than a thin fold is (STROKE px or more), and it stays (unless on a border line)."""
+    than a thin fold is (STROKE px or more), and it stays (unless on a border line).
+
+    In a speckled window (heavy noise, a halftone) long runs are found everywhere; when more
+    than SPECKLED of the window is still ink after removing them, they were not folds, and
+    only the border lines are removed."""
     along_rows, along_columns = crossing_lines(binary)
     borders = _border_lines(binary)
     cleaned = binary.copy()
@@ -602,6 +607,9 @@ def _without_folds(binary: np.ndarray) -> np.ndarray:
     strokes_across = cv2.morphologyEx(binary, cv2.MORPH_OPEN, STROKE_ACROSS) & along_columns
     strokes = (strokes_down | strokes_across).view(bool) & ~borders
     cleaned[strokes] = 1
+    if cleaned.mean() > SPECKLED:
+        cleaned = binary.copy()
+        cleaned[borders] = 0
     return cleaned
 
 

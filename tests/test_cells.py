@@ -319,3 +319,14 @@ def test_crossing_lines_are_long_slanted_runs_only():
     assert cleaned[digit > 0].mean() > 0.9
     near_digit = cv2.dilate(digit, np.ones((3, 3), np.uint8)).astype(bool)
     assert not cleaned[(fold > 0) & ~near_digit].any()
+
+
+def test_speckle_is_not_taken_for_folds():
+    """In a speckled window (heavy noise) long runs can be found anywhere; they are not
+    folds, and removing them would leave a digit-like remnant. Only the border lines go."""
+    from pipeline.cells import _border_lines, _without_folds
+
+    speckle = (np.random.default_rng(3).random((36, 36)) < 0.6).astype(np.uint8)
+    expected = speckle.copy()
+    expected[_border_lines(speckle)] = 0
+    np.testing.assert_array_equal(_without_folds(speckle), expected)
