@@ -205,9 +205,18 @@ def digit_level(peaks: np.ndarray, stroke: float) -> float:
     spread = counts * (n - counts) * (high_mean - low_mean) ** 2
     split = int(np.argmax(spread)) + 1
     low, high = ordered[:split], ordered[split:]
-    if high.size < 3 or np.median(high) < 1.6 * max(float(np.median(low)), 1e-3):
+    middle = _median_sorted(high)
+    if high.size < 3 or middle < 1.6 * max(_median_sorted(low), 1e-3):
         return 0.6 * stroke
-    return float(np.median(high))
+    return middle
+
+
+def _median_sorted(values: np.ndarray) -> float:
+    """np.median of an already sorted array, without its overhead."""
+    n = values.size
+    if n == 0:
+        return float("nan")
+    return float(values[(n - 1) // 2] + values[n // 2]) / 2
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
