@@ -1,11 +1,12 @@
 """Stages 3-4: warp the grid square, find its lines, cut the 81 cells into normalised glyphs.
 
-The square is analysed as an *ink map*: how much darker each pixel is than the local paper
-(a morphological closing estimates the paper under the ink), so shadows and dim photos
-give the same 0..1 scale. Each cell is binarised on that map, grid-line fragments and specks
-are dropped by component size and position, and the remaining central component(s) form
-the glyph, scaled by the same rule in both axes so a glyph rotated by 90 degrees normalises
-to the rotated glyph.
+Where the lines run, and whether the grid must be cut again through their crossings, is
+lattice.py's job; this module warps and cuts. The square is analysed as an *ink map*: how
+much darker each pixel is than the local paper (a morphological closing estimates the paper
+under the ink), so shadows and dim photos give the same 0..1 scale. Each cell is binarised
+on that map, grid-line fragments, folds and specks are dropped by shape, size and position,
+and the remaining central component(s) form the glyph, scaled by the same rule in both axes
+so a glyph rotated by 90 degrees normalises to the rotated glyph.
 """
 
 from __future__ import annotations
