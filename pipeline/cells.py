@@ -28,8 +28,8 @@ SQUARE3 = np.ones((3, 3), np.uint8)
 THICKEN_DOWN = np.ones((3, 1), np.uint8)
 THICKEN_ACROSS = np.ones((1, 3), np.uint8)
 STROKE = 5  # px of ink across a fold from which it is a digit's stroke there, not the fold: on
-# the training photos with creases drawn across (benchmarks.robustness), 3 to 7 px kept 56,
-# 84, 88, 74 and 69 of 118 boards exact; without it, 36
+# the training photos with creases drawn across (benchmarks.robustness), 3 to 7 px kept 50,
+# 60, 61, 59 and 58 of 118 boards exact; without it, 36
 SPECKLED = 0.25  # share of a window still inky once its folds are removed: they were noise
 STROKE_DOWN = np.ones((STROKE, 1), np.uint8)
 STROKE_ACROSS = np.ones((1, STROKE), np.uint8)
@@ -528,13 +528,18 @@ def _reread_without_border_lines(
     clarity: np.ndarray,
 ) -> None:
     """Judge window i again with the long straight runs in its outer quarter (grid lines,
-    which blur and big digits can join to a digit) and any line crossing it (a fold:
-    crossing_lines) removed; fills glyphs[i], clarity[i]. Both are found on the window as
-    it is: removing the border lines first would break a fold near the cell's edge into
-    pieces too short to be seen as crossing."""
+    which blur and big digits can join to a digit) removed; when that leaves no digit,
+    with any fold across the window removed as well (_without_folds). Only then: in a
+    blurred photo a tall 1 or a 7's bar joined to the grid lines spans the window like a
+    fold. Fills glyphs[i], clarity[i]."""
     window = _window(bounds, i, bounds[2].size)
-    labels, parts = _window_parts(_without_folds(binary[window]))
+    plain = binary[window].copy()
+    plain[_border_lines(plain)] = 0
+    labels, parts = _window_parts(plain)
     keep, own, joint = _judge(parts, contrast[i : i + 1])
+    if own[0] < 0.5:
+        labels, parts = _window_parts(_without_folds(binary[window]))
+        keep, own, joint = _judge(parts, contrast[i : i + 1])
     clarity[i] = own[0]
     if own[0] >= FAINT:
         y0, y1, x0, x1 = parts.grown_boxes(np.zeros(1, np.intp), joint)[0]

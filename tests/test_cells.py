@@ -330,3 +330,15 @@ def test_speckle_is_not_taken_for_folds():
     expected = speckle.copy()
     expected[_border_lines(speckle)] = 0
     np.testing.assert_array_equal(_without_folds(speckle), expected)
+
+
+def test_a_tall_stroke_joined_to_the_lines_above_and_below_stays_a_digit():
+    """In a blurred photo a 1 can join the grid lines above and below it and span the cell
+    like a fold; it is read as it is, and fold removal is only tried when that finds no
+    digit."""
+    ink = np.zeros((40, 40), np.float32)
+    ink[:3, :] = ink[-3:, :] = 0.8  # the grid lines, blurred into the window
+    ink[3:37, 18:21] = 0.8  # the 1's stem, 3 px wide, joined to both
+    ink[33:37, 13:26] = 0.8  # and its foot
+    reading = read_cell(ink, level=0.8)
+    assert reading.filled and reading.ink >= 0.5
