@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .grid import to_grey
 from .lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
 
 GLYPH = 28  # glyph side in px
@@ -64,15 +65,6 @@ class CellReading:
     glyph: np.ndarray
     filled: bool
     ink: float
-
-
-def to_grey(image: np.ndarray) -> np.ndarray:
-    """uint8 grey from grey, BGR or BGRA."""
-    if image.ndim == 2:
-        return image
-    if image.shape[2] == 4:
-        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
-    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
 def _square_corners(size: int) -> np.ndarray:
