@@ -169,7 +169,8 @@ def mesh_points(
     ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray], margin: int
 ) -> np.ndarray | None:
     """(10, 10, 2) line crossings in the square to cut the grid through, or None when the
-    straight cut is as good (no seen crossing strays STRAY from it) or too little is seen.
+    straight cut is as good (no seen crossing strays STRAY from it), too little is seen, or
+    a crossing would move more than a cell (a perspective fitted to misreadings).
 
     Crossings not seen, or OUTLIER off the perspective that the seen ones agree on (fitted
     by RANSAC), are placed by that perspective. Too little is at least 30 crossings agreeing,
@@ -194,9 +195,11 @@ def mesh_points(
         return None
     placed = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), perspective).reshape(10, 10, 2)
     trusted = seen & (np.linalg.norm(np.nan_to_num(found) - placed, axis=-1) <= OUTLIER * cell)
-    if not np.any(trusted & strays):
-        return None
-    return np.where(trusted[..., None], found, placed)
+    points = np.where(trusted[..., None], found, placed)
+    straight = np.stack(np.meshgrid(xs, ys), axis=-1)
+    if not np.any(trusted & strays) or not np.all(np.abs(points - straight) <= cell):
+        return None  # nothing to mend, or a perspective that would throw the grid about
+    return points
 
 
 @functools.cache
