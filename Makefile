@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.grid
 	$(BIN)/python -m benchmarks.cells
 	$(BIN)/python -m benchmarks.robustness
+	$(BIN)/python -m benchmarks.corners
 	$(BIN)/python -m benchmarks.faint
 
 clean:
