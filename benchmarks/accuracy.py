@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     print(table(results))
     for name, r in results.items():
         print(f"\n{name}: statuses {dict(r['statuses'])}")
-        top = ", ".join(f"{t}->{rd}: {c}" for (t, rd), c in r["confusions"].most_common(15))
+        top = dataset.confusions_text(r["confusions"], 15)
         print(f"{name}: confusions (true->read, 0 = empty) {top or 'none'}")
         if args.failures:
             for line in r["failures"]:

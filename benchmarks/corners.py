@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.part}: {len(photos)} photos, corners moved up to a share of a cell")
     print(f"{'share':>6} {'boards exact':>13}   confusions")
     for share, r in measure(photos, args.seed).items():
-        top = ", ".join(f"{t}->{d}: {n}" for (t, d), n in r["confusions"].most_common(5))
+        top = dataset.confusions_text(r["confusions"], 5)
         print(f"{share:>6.1f} {r['exact']:>6} of {r['photos']:<4}  {top}")
     return 0
 

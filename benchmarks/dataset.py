@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +82,11 @@ def photos(folder: str = "train", held_out: bool | None = None) -> list[Photo]:
         if dat.exists():
             result.append(Photo(jpg, read_dat(dat), outlines.get(jpg.stem)))
     return result
+
+
+def confusions_text(confusions: Counter, most: int) -> str:
+    """The `most` commonest confusions as 'true->read: count, ...' (0 = empty)."""
+    return ", ".join(f"{t}->{r}: {n}" for (t, r), n in confusions.most_common(most))
 
 
 def available() -> bool:

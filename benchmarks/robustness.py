@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'degradation':<40} {'grid found':>10} {'boards exact':>13}   confusions")
     for name, degrade in DEGRADATIONS.items():
         r = measure(photos, degrade)
-        top = ", ".join(f"{t}->{d}: {n}" for (t, d), n in r["confusions"].most_common(4))
+        top = dataset.confusions_text(r["confusions"], 4)
         print(f"{name:<40} {r['found']:>10} {r['exact']:>13}   {top}")
     return 0
 

@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from benchmarks import dataset
 from pipeline.cells import extract_glyphs
 from pipeline.grid import order_corners
 from pipeline.read import board_from, cell_probabilities, read_digits
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"boards exact          {exact} ({100 * exact / args.photos:.1f} %)")
     print(f"digits missed         {sum(missed.values())}  by digit: {dict(sorted(missed.items()))}")
     print(f"empty cells as digits {false}")
-    top = ", ".join(f"{t}->{r}: {n}" for (t, r), n in misread.most_common(8))
+    top = dataset.confusions_text(misread, 8)
     print(f"digits misread        {sum(misread.values())}  {top}")
     print(f"wrong orientation     {turned_wrong} of {4 * args.photos} (each photo in 4 turns)")
     return 0

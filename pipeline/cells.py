@@ -198,18 +198,10 @@ def digit_level(peaks: np.ndarray, stroke: float) -> float:
     spread = counts * (n - counts) * (high_mean - low_mean) ** 2
     split = int(np.argmax(spread)) + 1
     low, high = ordered[:split], ordered[split:]
-    middle = _median_sorted(high)
-    if high.size < 3 or middle < 1.6 * max(_median_sorted(low), 1e-3):
+    middle = _quantile(high, 0.5)  # np.median, without its overhead
+    if high.size < 3 or middle < 1.6 * max(_quantile(low, 0.5), 1e-3):
         return 0.6 * stroke
     return middle
-
-
-def _median_sorted(values: np.ndarray) -> float:
-    """np.median of an already sorted array, without its overhead."""
-    n = values.size
-    if n == 0:
-        return float("nan")
-    return float(values[(n - 1) // 2] + values[n // 2]) / 2
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
@@ -744,6 +736,18 @@ def central_peaks(box: np.ndarray, bounds: tuple[np.ndarray, ...]) -> np.ndarray
     return np.maximum.reduceat(by_row, cols, axis=1)[:, ::2].ravel().astype(np.float64)
 
 
+def _measured(
+    square: np.ndarray, margin: int
+) -> tuple[np.ndarray, np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
+    """The ink map of a square warped with `margin`, its view without the margin, the ink
+    of its strongest strokes (99.5th percentile) and its straight lattice."""
+    ink = ink_map(square)
+    inner = ink[margin:-margin, margin:-margin]
+    # the strongest strokes' ink; every other pixel is sample enough, at a quarter the cost
+    strong, top = _quantiles(inner[::2, ::2], (0.99, 0.995))
+    return ink, inner, top, lattice_from_ink(inner, strong)
+
+
 def extract_glyphs(image: np.ndarray, corners: np.ndarray) -> Cells:
     """Warp the grid, find its lines, and read each of the 81 cells into a glyph.
 
@@ -752,21 +756,14 @@ def extract_glyphs(image: np.ndarray, corners: np.ndarray) -> Cells:
     through their crossings and the grid's corners become the outer crossings."""
     margin = MARGIN
     square, homography = warp_grid(image, corners, margin=margin)
-    ink = ink_map(square)
-    inner = ink[margin:-margin, margin:-margin]
-    # the strongest strokes' ink; every other pixel is sample enough, at a quarter the cost
-    strong, top = _quantiles(inner[::2, ::2], (0.99, 0.995))
-    lattice = lattice_from_ink(inner, strong)
+    ink, inner, top, lattice = _measured(square, margin)
     points = mesh_points(ink, lattice, margin)
     if points is not None:
         to_image = np.linalg.inv(homography)
         points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(10, 10, 2)
         square, homography = warp_mesh(image, points, SQUARE, margin)
         corners = points[[0, 0, 9, 9], [0, 9, 9, 0]]
-        ink = ink_map(square)
-        inner = ink[margin:-margin, margin:-margin]
-        strong, top = _quantiles(inner[::2, ::2], (0.99, 0.995))
-        lattice = lattice_from_ink(inner, strong)
+        ink, inner, top, lattice = _measured(square, margin)
     size = SQUARE
     bounds = window_bounds(lattice, size)
     box = cv2.blur(inner, (3, 3))

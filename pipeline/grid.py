@@ -535,7 +535,8 @@ def verified(mask: np.ndarray, hull: np.ndarray) -> tuple[float, np.ndarray]:
 def best_quad(mask: np.ndarray) -> tuple[float, np.ndarray | None]:
     """The best-scoring grid quad of an ink mask and its score (see find_grid)."""
     min_area = min_grid_area(mask)
-    outer = first_hull(large_contours(mask, outer_only=True), min_area)
+    outer_contours = large_contours(mask, outer_only=True)
+    outer = first_hull(outer_contours, min_area)
     score, quad = (0.0, None) if outer is None else verified(mask, outer)
     if score < CONFIDENT:  # a framed or cluttered grid: every contour, holes included
         contours = large_contours(mask)
@@ -550,7 +551,7 @@ def best_quad(mask: np.ndarray) -> tuple[float, np.ndarray | None]:
             if quad is None or other_score > score:
                 score, quad = other_score, other_quad
     if score < CONFIDENT:  # a line across the page may have joined the grid to the rest
-        for hull in despurred_hulls(mask, large_contours(mask, outer_only=True), min_area):
+        for hull in despurred_hulls(mask, outer_contours, min_area):
             spur_score, spur_quad = verified(mask, hull)
             if quad is None or spur_score > score:
                 score, quad = spur_score, spur_quad

@@ -177,11 +177,10 @@ def mesh_points(
     spread over six cells each way."""
     found = crossings(ink, lattice, margin)
     cell = (ink.shape[0] - 2 * margin) / 9
-    xs, ys = lattice
-    with np.errstate(invalid="ignore"):  # nan (unseen) compares False
-        off_straight = np.maximum(np.abs(found[..., 0] - xs), np.abs(found[..., 1] - ys[:, None]))
-        strays = off_straight >= STRAY * cell
+    straight = np.stack(np.meshgrid(*lattice), axis=-1)
+    off_straight = np.abs(found - straight).max(axis=-1)  # nan where unseen
     seen = ~np.isnan(off_straight)
+    strays = np.nan_to_num(off_straight) >= STRAY * cell
     if not strays.any() or seen.sum() < 30:
         return None  # (checked first: the perspective fit below costs more than the rest)
     ideal = ideal_crossings(ink.shape[0] - 2 * margin)
@@ -196,7 +195,6 @@ def mesh_points(
     placed = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), perspective).reshape(10, 10, 2)
     trusted = seen & (np.linalg.norm(np.nan_to_num(found) - placed, axis=-1) <= OUTLIER * cell)
     points = np.where(trusted[..., None], found, placed)
-    straight = np.stack(np.meshgrid(xs, ys), axis=-1)
     if not np.any(trusted & strays) or not np.all(np.abs(points - straight) <= cell):
         return None  # nothing to mend, or a perspective that would throw the grid about
     return points
