@@ -17,7 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks import dataset
-from pipeline.process import Job, Settings, process
+from pipeline.process import Job, process
+from pipeline.settings import Settings
 from solver import analyse, solve
 
 
@@ -26,7 +27,7 @@ def evaluate(photos: list[dataset.Photo], settings: Settings, out: Path) -> dict
     rows = []
     for photo in photos:
         job = Job(str(photo.path), photo.path, out / f"{photo.name}.solved.jpg")
-        rec = process(job, settings)
+        rec = process(job, settings).as_dict()
         rows.append((photo, rec))
     return summarise(rows)
 

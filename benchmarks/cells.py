@@ -1,4 +1,5 @@
-"""Benchmark stages 3-5 (cells + digit reading) on the real photos, with the outline corners.
+"""Benchmark the stages after the grid (square, cells, glyphs, reading) on the real photos,
+with the outline corners.
 
 Run from the repo root:  python -m benchmarks.cells
 Grid detection is not involved: the hand-made outline corners are used. Training part and
@@ -26,8 +27,10 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.dataset import Photo, available, photos  # noqa: E402
-from pipeline.cells import GLYPH, Cells, extract_glyphs  # noqa: E402
-from pipeline.recognize import Recognizer, builtin  # noqa: E402
+from pipeline._cnn import Recognizer, builtin  # noqa: E402
+from pipeline._glyph import GLYPH  # noqa: E402
+from pipeline.products import Glyphs  # noqa: E402
+from pipeline.stages import cut_glyphs, outline_at  # noqa: E402
 
 BAD_OUTLINE_CELLS = 12  # a filled mask this far off in every rotation: corners in wrong frame
 
@@ -69,26 +72,31 @@ def rotate_cells(values: np.ndarray, k: int) -> np.ndarray:
     return np.ascontiguousarray(grid).reshape(values.shape)
 
 
-def mask_errors(cells: Cells, board: np.ndarray) -> list[int]:
+def mask_errors(filled: np.ndarray, board: np.ndarray) -> list[int]:
     """Filled-decision errors against the board for each of the 4 rotations."""
-    return [int((rotate_cells(cells.filled, k) != (board > 0)).sum()) for k in range(4)]
+    return [int((rotate_cells(filled, k) != (board > 0)).sum()) for k in range(4)]
 
 
 def truth_board(photo: Photo) -> np.ndarray:
     return np.array([int(ch) for ch in photo.board])
 
 
-def cells_for(photo: Photo, image: np.ndarray) -> tuple[Cells, bool]:
-    """Cells cut with the outline corners; with the corners re-read in a turned frame when
-    the given ones are clearly wrong. Returns (cells, corners_were_remapped)."""
+def glyphs_at(image: np.ndarray, corners: np.ndarray) -> Glyphs:
+    """The glyphs of a grid whose corners are known, by the pipeline's own stages."""
+    return cut_glyphs(outline_at(image, corners))
+
+
+def cells_for(photo: Photo, image: np.ndarray) -> tuple[Glyphs, bool]:
+    """Glyphs cut with the outline corners; with the corners re-read in a turned frame when
+    the given ones are clearly wrong. Returns (glyphs, corners_were_remapped)."""
     board = truth_board(photo)
     frames = corner_frames(np.array(photo.corners, np.float32), image.shape)
-    cells = extract_glyphs(image, frames[0])
-    if min(mask_errors(cells, board)) <= BAD_OUTLINE_CELLS or len(frames) == 1:
+    cells = glyphs_at(image, frames[0])
+    if min(mask_errors(cells.filled, board)) <= BAD_OUTLINE_CELLS or len(frames) == 1:
         return cells, False
-    tries = [extract_glyphs(image, f) for f in frames[1:]]
-    best = min(tries, key=lambda c: min(mask_errors(c, board)))
-    if min(mask_errors(best, board)) < min(mask_errors(cells, board)):
+    tries = [glyphs_at(image, f) for f in frames[1:]]
+    best = min(tries, key=lambda c: min(mask_errors(c.filled, board)))
+    if min(mask_errors(best.filled, board)) < min(mask_errors(cells.filled, board)):
         return best, True
     return cells, False
 
@@ -109,10 +117,10 @@ class Reading:
     ms_read: float
 
 
-def read_board(cells: Cells, recognizer: Recognizer, k: int) -> np.ndarray:
+def read_board(cells: Glyphs, recognizer: Recognizer, k: int) -> np.ndarray:
     """(81,) digits read (0 = empty) with the square turned by k quarter turns."""
     filled = rotate_cells(cells.filled, k)
-    glyphs = rotate_cells(cells.glyphs, k)[filled]
+    glyphs = rotate_cells(cells.images, k)[filled]
     out = np.zeros(81, int)
     out[filled] = recognizer.read(glyphs).argmax(axis=1) + 1
     return out
@@ -170,7 +178,7 @@ class Summary:
             f"  boards exact     {exact / n:8.4%}  ({exact} of {n})",
             f"  rotated boards   {sum(x.rotation != 0 for x in r)}; "
             f"outlines remapped from a turned frame {sum(x.remapped for x in r)}",
-            f"  ms/photo extract_glyphs median {np.median([x.ms_extract for x in r]):.1f} "
+            f"  ms/photo cut_glyphs median {np.median([x.ms_extract for x in r]):.1f} "
             f"(max {max(x.ms_extract for x in r):.1f}); read median "
             f"{np.median([x.ms_read for x in r]):.2f} (max {max(x.ms_read for x in r):.2f})",
             f"  confusions (true->read, _ = empty): {conf_text or 'none'}",

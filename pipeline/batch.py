@@ -2,7 +2,8 @@
 
 This layer only schedules; all the work on a photo is `process.process`, the same in the
 main process and in workers. Workers load the recognizer once, ignore Ctrl-C (the parent
-decides), and clean up a half-written output if they are stopped.
+decides), and clean up a half-written output if they are stopped. A single photo runs in
+this process, without a pool.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
@@ -21,7 +21,9 @@ import cv2
 from .errors import UsageError
 from .load import is_image_name
 from .output import TEMP_PREFIX, output_path
-from .process import Job, Settings, engine_named, process, record, skipped
+from .process import Job, crashed, process, skipped
+from .records import Record
+from .settings import Settings, engine_named
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -72,7 +74,7 @@ def _start_worker(engine: str) -> None:
     engine_named(engine)
 
 
-def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> Iterator[dict]:
+def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> Iterator[Record]:
     """Records of all jobs, each as soon as it is known (skipped ones first)."""
     todo = []
     for job in jobs:
@@ -91,7 +93,7 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
             yield crashed(job)
 
 
-def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
+def worker_pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
     """Worker processes, forked directly when that is safe, else from a fork server.
 
     Forking copies only the calling thread: if this process runs other threads (OpenCV's
@@ -122,10 +124,10 @@ def _single_threaded() -> bool:
         return False
 
 
-def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[dict]:
+def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Record]:
     """Run jobs in worker processes, yielding records as they finish; returns the jobs left
     unfinished when a worker died. Stops the workers cleanly on interrupt."""
-    pool = _pool(settings, min(workers, len(jobs)))
+    pool = worker_pool(settings, min(workers, len(jobs)))
     futures = {pool.submit(process, job, settings): job for job in jobs}
     left: list[Job] = []
     try:
@@ -141,11 +143,6 @@ def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[dic
         raise
     pool.shutdown()
     return left
-
-
-def crashed(job: Job) -> dict:
-    """The record of a photo whose worker process died (a crash in a native library)."""
-    return record(job, "error", "the process reading this photo crashed", time.perf_counter())
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

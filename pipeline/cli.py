@@ -1,11 +1,17 @@
-"""The `snapsolve` command: photos (or typed-in puzzles) in, solutions out.
+"""The `snapsolve` command: a thin layer over the library (`pipeline.solve_photo`,
+`pipeline.batch`, `solver`), as black's CLI is over black.
 
-Exit codes (stable; scripts may rely on them):
+Exit codes (stable; scripts may rely on them; `records.ExitCode`):
   0    every photo solved (or skipped: its output already existed)
-  1    usage error: no such path, bad option, unwritable output folder
+  1    usage error: no such path, bad option, an output path that cannot be written
   2    at least one photo or puzzle was not solved (see its status and message)
   3    a dependency is missing (e.g. tesseract for --engine tesseract)
+  4    everything was solved, but some annotated photos could not be written
   130  interrupted with Ctrl-C
+  141  the output pipe was closed (e.g. `| head`): the run ends quietly
+
+Only what a run needs is imported, and only when it needs it: `--help` and `--version`
+import neither NumPy nor OpenCV, and a single photo starts no worker pool.
 """
 
 from __future__ import annotations
@@ -19,20 +25,12 @@ from typing import Annotated
 
 import typer
 
-from . import report
-from .batch import plan, run
-from .errors import (
-    EXIT_INTERRUPTED,
-    EXIT_NOT_SOLVED,
-    EXIT_OK,
-    EXIT_USAGE,
-    SnapsolveError,
-    UsageError,
-)
-from .load import DEFAULT_MAX_PIXELS
-from .output import check_writable
-from .process import DEFAULT_TIMEOUT, Settings, engine_named
-from .puzzles import solve_puzzles
+from .records import ExitCode
+
+VERSION = "0.2.0"
+BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
+DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
+DEFAULT_TIMEOUT = 60.0  # (pipeline.settings')
 
 
 class Engine(StrEnum):
@@ -42,10 +40,19 @@ class Engine(StrEnum):
 
 EPILOG = (
     "Exit codes: 0 all solved (or skipped), 1 usage error, 2 some not solved, "
-    "3 missing dependency, 130 interrupted."
+    "3 missing dependency, 4 solved but some annotated photos not written, 130 interrupted."
 )
 
-app = typer.Typer(add_completion=False, rich_markup_mode=None)
+app = typer.Typer(
+    add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"snapsolve {VERSION}")
+        raise typer.Exit(ExitCode.OK)
 
 
 @app.command(epilog=EPILOG)
@@ -65,8 +72,9 @@ def snapsolve(
             "--puzzle",
             "-p",
             metavar="BOARD|FILE",
-            help="Solve a typed-in board instead: 81 characters (0 or . for blanks), or a "
-            "text file with one puzzle per line.",
+            help="Solve a typed-in board instead: 81 characters (0 or . for blanks) or a grid "
+            "over several lines, or a text file of puzzles (one per line, or grids separated "
+            "by blank lines).",
         ),
     ] = None,
     output: Annotated[
@@ -106,55 +114,90 @@ def snapsolve(
             "several solutions then keeps that status).",
         ),
     ] = False,
+    version: Annotated[
+        bool | None,
+        typer.Option("--version", callback=_version, is_eager=True,
+                     help="Show the version and exit."),
+    ] = None,
 ) -> None:
-    """Solve printed Sudoku puzzles from photos: each photo gets a copy with the missing
-    digits written in (photo.jpg -> photo.solved.jpg)."""
+    """Solve Sudoku puzzles from photos: each photo gets a copy with the missing digits
+    written in (photo.jpg -> photo.solved.jpg)."""
+    from .errors import SnapsolveError
+
     try:
-        settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
-                            correct=not no_correct)
-        code = _main(paths or [], puzzle, output, settings, as_json, jobs, overwrite,
-                     report_file)
+        if puzzle is not None:
+            if paths:
+                raise _usage("give either photos or --puzzle, not both")
+            code = _puzzles(puzzle, as_json)
+        else:
+            from .settings import Settings
+
+            settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
+                                correct=not no_correct)
+            code = _photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
     except KeyboardInterrupt:
         typer.echo("snapsolve: interrupted", err=True)
-        code = EXIT_INTERRUPTED
+        code = ExitCode.INTERRUPTED
     except SnapsolveError as exc:
         typer.echo(f"snapsolve: {exc}", err=True)
         code = exc.exit_code
-    raise typer.Exit(code)
+    raise typer.Exit(int(code))
 
 
-def _main(
-    paths: list[str], puzzle: str | None, output: Path | None, settings: Settings,
-    as_json: bool, jobs: int | None, overwrite: bool, report_file: Path | None,
+def _usage(message: str) -> Exception:
+    from .errors import UsageError
+
+    return UsageError(message)
+
+
+def _puzzles(argument: str, as_json: bool) -> int:
+    """Solve and print every typed-in puzzle."""
+    import json
+
+    from .puzzles import describe, solve_puzzles
+    from .records import exit_code
+
+    records = solve_puzzles(argument)
+    for rec in records:
+        text = json.dumps(rec.as_dict()) if as_json else describe(rec, single=len(records) == 1)
+        print(text, flush=True)
+    return exit_code(records)
+
+
+def _photos(
+    paths: list[str], output: Path | None, settings, as_json: bool, jobs: int | None,
+    overwrite: bool, report_file: Path | None,
 ) -> int:
-    if puzzle is not None:
-        if paths:
-            raise UsageError("give either photos or --puzzle, not both")
-        return solve_puzzles(puzzle, as_json)
+    """Solve every photo named or found, showing each as it finishes."""
+    from .batch import plan, run
+    from .output import check_output_folder, check_report_file
+    from .records import exit_code
+    from .report import Display, write_csv
+    from .settings import engine_named
+
     if not paths:
-        raise UsageError("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
+        raise _usage("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
+    if output is not None:
+        check_output_folder(output)
+    if report_file is not None:
+        check_report_file(report_file)
     planned = plan(paths, output)
     if not planned:
         typer.echo("snapsolve: no photos found in the paths given; nothing to do", err=True)
-        return EXIT_OK
-    if output is not None:
-        check_writable(output)
-    if report_file is not None:
-        check_writable(report_file.parent if str(report_file.parent) else Path("."))
+        return ExitCode.OK
     engine_named(settings.engine)  # a missing dependency stops the run before any work
     workers = jobs or os.cpu_count() or 1
     started = time.perf_counter()
     records = []
-    show = report.Display(as_json, total=len(planned))
+    show = Display(as_json, total=len(planned))
     with show:
         for rec in run(planned, settings, workers, overwrite):
             records.append(rec)
             show.add(rec)
     show.summary(records, time.perf_counter() - started)
     if report_file is not None:
-        report.write_csv(report_file, records)
-    solved = all(r["status"] in ("solved", "skipped") for r in records)
-    return EXIT_OK if solved else EXIT_NOT_SOLVED
+        write_csv(report_file, records)
+    return exit_code(records)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -163,15 +206,32 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = app(args=argv, prog_name="snapsolve", standalone_mode=False)
     except typer.Abort:
-        code = EXIT_INTERRUPTED
+        code = ExitCode.INTERRUPTED
+    except typer.Exit as done:
+        code = done.exit_code
     except typer.TyperException as exc:  # bad option or argument: typer explains it
         exc.show()
-        code = EXIT_USAGE
+        code = ExitCode.USAGE
     except KeyboardInterrupt:
-        code = EXIT_INTERRUPTED
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+        code = ExitCode.INTERRUPTED
+    except BrokenPipeError:
+        _quiet_stdout()
+        code = BROKEN_PIPE
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        code = BROKEN_PIPE
+    sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's own flush at exit cannot complain about
+    the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":
     main()
-

@@ -1,4 +1,4 @@
-"""Stage 1: read a photo from disk safely.
+"""Stage load: read a photo safely (a path or bytes -> Photo).
 
 The image's size is read from its header before anything is decoded, so a small file
 that claims to be gigantic (a decompression bomb) is refused without allocating it.
@@ -9,36 +9,17 @@ separately because it is sometimes stale (the pipeline judges orientation from t
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .errors import UnreadableImage
+from .products import Header, Photo
 
-DEFAULT_MAX_PIXELS = 100_000_000
-MAX_FILE_BYTES = 512 * 1024 * 1024
+DEFAULT_MAX_PIXELS = 100_000_000  # a photo larger than this is refused from its header
+MAX_FILE_BYTES = 512 * 1024 * 1024  # a file larger than this is no photo
 EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")
-
-
-@dataclass(frozen=True)
-class Header:
-    """What a file's header says: format, size, EXIF orientation (1 = upright)."""
-
-    format: str
-    width: int
-    height: int
-    orientation: int = 1
-    exif: bytes | None = None  # the raw JPEG APP1 Exif segment, kept for the output
-
-
-@dataclass(frozen=True)
-class Photo:
-    """A decoded photo: BGR pixels in the raw frame plus what its header said."""
-
-    pixels: np.ndarray
-    header: Header
 
 
 def read_header(data: bytes) -> Header:
@@ -125,16 +106,23 @@ def _webp_header(data: bytes) -> Header:
 
 
 def load_photo(path: Path, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
-    """Read and decode a photo, refusing anything that is not a sane image."""
-    data = _read_bytes(path)
+    """Read and decode a photo file, refusing anything that is not a sane image."""
+    return decode_photo(_read_bytes(path), max_pixels)
+
+
+def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
+    """Decode a photo's bytes, refusing anything that is not a sane image: its size is read
+    from the header first, so a decompression bomb is refused without being decoded."""
+    if not data:
+        raise UnreadableImage("the file is empty")
     header = read_header(data)
     pixels = header.width * header.height
     if header.width <= 0 or header.height <= 0:
         raise UnreadableImage("the image header gives no size")
     if pixels > max_pixels:
         raise UnreadableImage(
-            f"the image is {header.width}x{header.height} ({pixels / 1e6:.0f} megapixels), "
-            f"more than the limit of {max_pixels / 1e6:.0f} megapixels (see --max-pixels)"
+            f"the image is {header.width}x{header.height} ({_megapixels(pixels)}), "
+            f"more than the limit of {_megapixels(max_pixels)} (see --max-pixels)"
         )
     image = _decode(data)
     if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
@@ -142,6 +130,13 @@ def load_photo(path: Path, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
     if image is None or image.size == 0:
         raise UnreadableImage(f"the {header.format.upper()} data could not be decoded")
     return Photo(image, header)
+
+
+def _megapixels(pixels: int) -> str:
+    """A pixel count for people: '12.0 megapixels', or '1,000 pixels' when small."""
+    if pixels >= 100_000:
+        return f"{pixels / 1e6:.1f} megapixels"
+    return f"{pixels:,} pixels"
 
 
 def _decode(data: bytes) -> np.ndarray | None:

@@ -1,20 +1,24 @@
-"""Where annotated photos go and how they are written: same format, atomically.
+"""Where annotated photos and reports go and how they are written: same format, atomically,
+with the permissions the user's umask gives any new file.
 
-A photo is first written to a hidden temporary file in the destination folder and then
+A file is first written to a hidden temporary file in the destination folder and then
 renamed over the final name, so an interrupted run never leaves a half-written image.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
+import struct
 import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from .errors import SnapsolveError, UsageError
+from .errors import OutputNotWritten, SnapsolveError, UsageError
+from .products import Header
 
 TEMP_PREFIX = ".snapsolve-"
 ENCODE_PARAMS = {
@@ -23,6 +27,9 @@ ENCODE_PARAMS = {
     ".png": [cv2.IMWRITE_PNG_COMPRESSION, 3],
     ".webp": [cv2.IMWRITE_WEBP_QUALITY, 95],
 }
+NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
+ORIENTATION_TAG = 0x0112
+UPRIGHT = 1  # the EXIF orientation of pixels to be shown as they are
 
 
 def solved_name(path: Path) -> str:
@@ -39,39 +46,97 @@ def output_path(photo: Path, root: Path | None, output_dir: Path | None) -> Path
     return output_dir / relative.with_name(solved_name(relative))
 
 
-def encode(image: np.ndarray, suffix: str, exif: bytes | None = None) -> bytes:
-    """The image encoded like the input (by its extension); a JPEG keeps the input's EXIF
-    block so viewers orient it exactly as they orient the original."""
+def encode(image: np.ndarray, suffix: str, header: Header | None = None) -> bytes:
+    """The image encoded like the input (by its extension). A JPEG keeps the input's EXIF
+    block, with its orientation set to upright: the image is already turned the way its
+    digits read, and a stale tag would turn it sideways again in a viewer."""
     ok, buffer = cv2.imencode(suffix.lower(), image, ENCODE_PARAMS.get(suffix.lower(), []))
     if not ok:
         raise SnapsolveError(f"could not encode the annotated photo as {suffix}")
     data = buffer.tobytes()
+    exif = header.exif if header is not None else None
     if exif and suffix.lower() in (".jpg", ".jpeg") and data[:2] == b"\xff\xd8":
-        data = data[:2] + exif + data[2:]
+        data = data[:2] + upright_exif(exif) + data[2:]
     return data
 
 
+def upright_exif(segment: bytes) -> bytes:
+    """A JPEG APP1 Exif segment with its orientation tag (if any) set to UPRIGHT; the
+    segment unchanged when its structure is not as expected."""
+    tiff = 10  # marker (2), length (2), "Exif\0\0" (6)
+    data = bytearray(segment)
+    try:
+        order = "<" if data[tiff : tiff + 2] == b"II" else ">"
+        (ifd,) = struct.unpack_from(order + "I", data, tiff + 4)
+        (count,) = struct.unpack_from(order + "H", data, tiff + ifd)
+        for i in range(min(count, 512)):
+            at = tiff + ifd + 2 + 12 * i
+            tag, kind = struct.unpack_from(order + "HH", data, at)
+            if tag == ORIENTATION_TAG and kind == 3:  # SHORT
+                struct.pack_into(order + "H", data, at + 8, UPRIGHT)
+                break
+    except struct.error:
+        return segment
+    return bytes(data)
+
+
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=path.suffix, dir=path.parent)
+    """Write `data` to `path` through a temporary file and a rename, with the mode the
+    umask gives new files (raises OutputNotWritten, saying why and what to do)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=path.suffix, dir=path.parent)
+    except OSError as exc:
+        raise OutputNotWritten(path, exc) from exc
     try:
         with os.fdopen(fd, "wb") as fh:
+            os.fchmod(fh.fileno(), NEW_FILE_MODE & ~umask())
             fh.write(data)
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise OutputNotWritten(path, exc) from exc
         raise
 
 
-def check_writable(folder: Path) -> None:
-    """Make sure the output folder exists (create it) and accepts files (raises UsageError)."""
+@functools.cache
+def umask() -> int:
+    """The process's umask, read once (Linux tells it in /proc; elsewhere it is set and
+    restored at once, before any other thread could create a file)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def check_output_folder(folder: Path) -> None:
+    """Make sure --output names a folder that exists (it is created) and accepts files
+    (raises UsageError)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--output {folder}: this is a file; give a folder")
+    _check_writable(folder, f"--output {folder}: cannot write to this folder")
+
+
+def check_report_file(path: Path) -> None:
+    """Make sure --report names a file that can be written (raises UsageError)."""
+    if path.is_dir():
+        raise UsageError(f"--report {path}: this is a folder; give a file name, e.g. report.csv")
+    _check_writable(path.parent if str(path.parent) else Path("."),
+                    f"--report {path}: cannot write the report there")
+
+
+def _check_writable(folder: Path, what: str) -> None:
+    """Create `folder` if needed and try a file in it (raises UsageError starting `what`)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=folder)
         os.close(fd)
         os.unlink(temp)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise UsageError(f"cannot write to the output folder {folder}: {reason}") from exc
+        reason = (exc.strerror or str(exc)).lower()
+        raise UsageError(f"{what}: {reason}") from exc

@@ -1,163 +1,55 @@
-"""One photo from path to record: the unit of work a batch runs, in any process.
-
-Whatever happens, the photo gets a record with a status and a sentence a person
-understands; only a missing dependency (which would fail every photo alike) and an
-interrupt escape.
-"""
+"""One photo from path to record and annotated file: the unit of work a batch runs, in any
+process (the CLI's, a batch worker, a web server's worker)."""
 
 from __future__ import annotations
 
-import signal
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
-from solver import analyse
-
-from .correct import board_probability, disputed_blanks, settle
-from .errors import MissingDependency, SnapsolveError
-from .load import DEFAULT_MAX_PIXELS, load_photo
+from .errors import OutputNotWritten
 from .output import encode, write_atomically
-from .read import read_board, reread_blanks
-from .recognize import Recognizer
-from .render import render
-
-STATUSES = ("solved", "unreadable", "no_grid", "invalid", "unsolvable", "multiple", "skipped",
-            "error")  # every record's status is one of these (the JSON schema)
-MAX_SEARCH_NODES = 20_000  # a misread board must not search for long
-DEFAULT_TIMEOUT = 60.0
-LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
-
-
-class PhotoTimeout(SnapsolveError):
-    """The photo took longer than the per-photo time limit."""
+from .records import Record, Status
+from .settings import Settings
+from .stages import solve_photo
 
 
 @dataclass(frozen=True)
 class Job:
-    """One photo to process: the path as the user gave it and where its output goes."""
+    """One photo to process: the path as the user gave it, where its output goes, and a
+    board to use instead of the one read (a misread fixed by hand), if any."""
 
     source: str
     path: Path
     output: Path
+    board: str | None = None
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Options that apply to every photo of a run."""
-
-    engine: str = "builtin"
-    max_pixels: int = DEFAULT_MAX_PIXELS
-    timeout: float = DEFAULT_TIMEOUT
-    correct: bool = True
-
-
-def record(job: Job, status: str, message: str, started: float, **fields: Any) -> dict:
-    """A result record with the documented keys (see the README for the schema)."""
-    base = {
-        "input": job.source,
-        "status": status,
-        "board": None,
-        "solution": None,
-        "output": None,
-        "message": message,
-        "seconds": round(time.perf_counter() - started, 4),
-        "givens": None,
-        "corrections": [],
-        "confidence": None,
-        "low_confidence": False,
-    }
-    base.update(fields)
-    return base
+def process(job: Job, settings: Settings) -> Record:
+    """Read, solve and annotate one photo, and write the annotated copy; always returns a
+    record. A photo solved whose copy cannot be written keeps its board and solution, with
+    the status `unsaved` and the reason."""
+    result = solve_photo(job.path, settings, board=job.board, name=job.source)
+    record = result.record
+    if result.image is None:
+        return record
+    started = time.perf_counter() - record.seconds
+    try:
+        suffix = job.output.suffix
+        write_atomically(job.output, encode(result.image, suffix, result.header))
+    except OutputNotWritten as exc:
+        message = (f"solved, but the annotated photo could not be written to "
+                   f"{job.output.parent}: {exc.reason} (use --output DIR to write it elsewhere)")
+        return replace(record, status=exc.status, message=message).timed(started)
+    return replace(record, output=str(job.output)).timed(started)
 
 
-def skipped(job: Job) -> dict:
+def skipped(job: Job) -> Record:
     """The record of a photo whose output already exists."""
-    return record(job, "skipped", f"already done: {job.output} exists (use --overwrite)",
-                  time.perf_counter(), output=str(job.output))
+    return Record(job.source, Status.SKIPPED,
+                  f"already done: {job.output} exists (use --overwrite)", output=str(job.output))
 
 
-def engine_named(name: str) -> Recognizer:
-    """The recognition engine for --engine (raises MissingDependency)."""
-    if name == "tesseract":
-        from .tesseract import tesseract
-
-        return tesseract()
-    from .recognize import builtin
-
-    return builtin()
-
-
-@contextmanager
-def time_limit(seconds: float):
-    """Raise PhotoTimeout in this (main) thread when the block runs longer than `seconds`."""
-    if seconds <= 0 or not hasattr(signal, "SIGALRM"):
-        yield
-        return
-
-    def expire(signum, frame):
-        raise PhotoTimeout(f"gave up after the time limit of {seconds:g} s (see --timeout)")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def process(job: Job, settings: Settings) -> dict:
-    """Read, solve and annotate one photo; always returns a record."""
-    started = time.perf_counter()
-    try:
-        with time_limit(settings.timeout):
-            return _process(job, settings, started)
-    except MissingDependency:
-        raise
-    except SnapsolveError as exc:
-        return record(job, exc.status, str(exc), started)
-    except MemoryError:
-        return record(job, "error", "ran out of memory on this photo", started)
-    except Exception as exc:  # a bug of ours must not cost the rest of the batch
-        return record(job, "error", f"internal error ({type(exc).__name__}: {exc})", started)
-
-
-def _process(job: Job, settings: Settings, started: float) -> dict:
-    engine = engine_named(settings.engine)
-    photo = load_photo(job.path, settings.max_pixels)
-    reading = read_board(photo.pixels, engine, photo.header.orientation)
-    correcting = settings.correct and engine.calibrated
-    outcome = analyse(reading.board, limit=2, max_nodes=MAX_SEARCH_NODES)
-    probs = reading.probabilities
-    if outcome.status == "multiple" and correcting:  # a digit missed: look again
-        probs = reread_blanks(reading, disputed_blanks(reading.board))
-    board, corrections, outcome = settle(reading.board, probs, correcting, outcome=outcome)
-    confidence = board_probability(board, probs)
-    fields: dict[str, Any] = {
-        "board": reading.board,
-        "givens": sum(ch != "0" for ch in board),
-        "corrections": [c.as_dict() for c in corrections],
-        "confidence": round(confidence, 4),
-        "low_confidence": bool(corrections) or confidence < LOW_CONFIDENCE,
-    }
-    if outcome.status != "solved":
-        status = "error" if outcome.status == "gave_up" else outcome.status
-        return record(job, status, _explain(outcome), started, **fields)
-    marked = tuple(c.cell for c in corrections if c.used != "0")
-    annotated = render(photo.pixels, reading, outcome.solution, board, marked)
-    write_atomically(job.output, encode(annotated, job.output.suffix, photo.header.exif))
-    message = "solved" if not corrections else (
-        f"solved after correcting {len(corrections)} reading(s); please check the ringed cells"
-    )
-    return record(job, "solved", message, started, solution=outcome.solution,
-                  output=str(job.output), **fields)
-
-
-def _explain(outcome) -> str:
-    """The solver's message, phrased for a board read from a photo."""
-    if outcome.status == "gave_up":
-        return "the board as read is too ambiguous to solve quickly (probably misread)"
-    return outcome.message
+def crashed(job: Job) -> Record:
+    """The record of a photo whose worker process died (a crash in a native library)."""
+    return Record(job.source, Status.ERROR, "the process reading this photo crashed")

@@ -1,68 +1,114 @@
-"""`snapsolve --puzzle`: boards typed in or listed in a text file, solved and explained."""
+"""`snapsolve --puzzle`: boards typed in, or listed in a text file, solved and explained.
+
+A board may be written on one line (dots or zeros for blanks) or as a grid over several
+lines, with spaces, '|' and separator lines of '-' and '+'. A file holds one puzzle per
+line, or grids separated by blank lines; lines starting with '#' are comments.
+"""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 from solver import analyse, format_grid, parse
 
-from .errors import EXIT_NOT_SOLVED, EXIT_OK, UsageError
+from .errors import UsageError
+from .records import Record, Status
 
 
 def puzzles_from(argument: str) -> list[tuple[str, str]]:
-    """(label, text) of each puzzle: the argument itself, or each line of the file it names."""
+    """(label, text) of each puzzle: the argument itself, or each puzzle of the file it
+    names (raises UsageError)."""
     path = Path(argument)
-    if len(argument) < 256 and "\n" not in argument and path.is_file():
+    if "\n" not in argument and len(argument) < 4096 and path.is_file():
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
-            raise UsageError(f"cannot read {argument}: {exc.strerror or exc}") from exc
-        return [
-            (f"{argument}:{n}", line.strip())
-            for n, line in enumerate(lines, 1)
-            if line.strip() and not line.lstrip().startswith("#")
-        ]
+            raise UsageError(f"--puzzle {argument}: cannot read it: {exc.strerror or exc}") from exc
+        found = [(f"{argument}:{line}", board) for line, board in split_puzzles(text)]
+        if not found:
+            raise UsageError(f"--puzzle {argument}: the file holds no puzzle")
+        return found
     try:
         parse(argument)
     except ValueError as exc:
+        if "\n" not in argument and (path.suffix[1:].isalpha() or "/" in argument):
+            raise UsageError(f"--puzzle {argument}: no such file") from None
         raise UsageError(f"--puzzle is neither a board nor a file: {exc}") from exc
     return [("puzzle", argument)]
 
 
-def solve_one(label: str, text: str) -> dict:
+def split_puzzles(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each puzzle in a file's text: blocks separated by blank
+    lines, each either one puzzle per line (when some line is a board on its own; the
+    others are then puzzles that are not boards) or one grid written over its lines."""
+    found: list[tuple[int, str]] = []
+    block: list[tuple[int, str]] = []
+    for number, line in enumerate([*text.splitlines(), ""], 1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            continue
+        if stripped:
+            block.append((number, stripped))
+            continue
+        if block:
+            found += _block(block)
+            block = []
+    return found
+
+
+def _block(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A block's puzzles: one per line when some line is a board on its own, else the
+    block as one grid (its first line's number)."""
+    if any(_is_board(text) for _, text in lines):
+        return lines
+    return [(lines[0][0], "\n".join(text for _, text in lines))]
+
+
+def _is_board(text: str) -> bool:
+    try:
+        parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def solve_one(label: str, text: str) -> Record:
     """The record of one typed-in puzzle (same keys as a photo's record)."""
     started = time.perf_counter()
-    rec = {"input": label, "status": "invalid", "board": None, "solution": None,
-           "output": None, "message": "", "seconds": 0.0}
     try:
         outcome = analyse(text)
     except ValueError as exc:
-        rec["message"] = f"not a board: {exc}"
-    else:
-        status = "error" if outcome.status == "gave_up" else outcome.status
-        rec.update(status=status, board=outcome.board, solution=outcome.solution,
-                   message=outcome.message)
-    rec["seconds"] = round(time.perf_counter() - started, 4)
-    return rec
+        return Record(label, Status.INVALID, f"not a board: {exc}").timed(started)
+    status = Status.ERROR if outcome.status == "gave_up" else Status(outcome.status)
+    message = outcome.message
+    if status is Status.MULTIPLE:
+        message = f"more than one solution ({outcome.solutions}+ found, {_givens(outcome.board)}" \
+                  " givens); a proper puzzle has exactly one"
+    return Record(label, status, message, board=outcome.board, solution=outcome.solution,
+                  size=_side(outcome.board), givens=_givens(outcome.board)).timed(started)
 
 
-def solve_puzzles(argument: str, as_json: bool) -> int:
-    """Solve and print every puzzle; exit code 0 when all are solved, else 2."""
-    records = [solve_one(label, text) for label, text in puzzles_from(argument)]
-    for rec in records:
-        print(json.dumps(rec) if as_json else _text(rec, single=len(records) == 1), flush=True)
-    return EXIT_OK if all(r["status"] == "solved" for r in records) else EXIT_NOT_SOLVED
+def _givens(board: str) -> int:
+    return sum(ch != "0" for ch in board)
 
 
-def _text(rec: dict, single: bool) -> str:
+def _side(board: str) -> int:
+    return round(len(board) ** 0.5)
+
+
+def solve_puzzles(argument: str) -> list[Record]:
+    """The record of every puzzle the argument gives (raises UsageError)."""
+    return [solve_one(label, text) for label, text in puzzles_from(argument)]
+
+
+def describe(rec: Record, single: bool) -> str:
     """The solved grid with box separators, or the reason there is none."""
-    lines = [] if single else [f"{rec['input']}:"]
-    if rec["status"] == "solved":
-        lines.append(format_grid(rec["solution"]))
+    lines = [] if single else [f"{rec.input}:"]
+    if rec.status is Status.SOLVED:
+        lines.append(format_grid(rec.solution))
     else:
-        lines.append(f"{rec['status']}: {rec['message']}")
-        if rec["status"] == "multiple" and rec["solution"]:
-            lines += ["one of them:", format_grid(rec["solution"])]
+        lines.append(f"{rec.status}: {rec.message}")
+        if rec.status is Status.MULTIPLE and rec.solution:
+            lines += ["one of them:", format_grid(rec.solution)]
     return "\n".join(lines) + ("" if single else "\n")

@@ -1,180 +1,131 @@
-"""Stage 5: read normalised glyphs as digits 1..9 with a small CNN run in NumPy.
+"""Stage recognize: the board as read, upright, with per-cell probabilities (Glyphs ->
+Reading).
 
-The network is trained with torch by training/train_digits.py and exported (batch norm
-folded into the convolutions) to pipeline/models/digits.npz; here it runs as plain NumPy
-(im2col + matmul), so the runtime needs neither torch nor cv2.dnn (measured slower here).
-
-Architecture: [3x3 conv (same padding) -> ReLU -> 2x2 max-pool] blocks, a dense layer with
-ReLU and a dense layer to 9 logits, softmax over the digits 1..9. The number of blocks and
-all widths are read from the weight shapes; the shipped model has 8/16/32 channels
-(28 -> 14 -> 7 -> 3) and a 288 -> 64 -> 9 head (~0.5 M multiply-adds per glyph).
+The glyphs are read by a recognizer (the builtin CNN, `_cnn`, or Tesseract) in the turn
+that makes the grid upright (`_orientation`). Each cell's probability of holding a symbol
+comes from how clearly the cells stage saw ink there; the symbol's from the recognizer.
+So P(empty) and P(value v) together make a row that correction can weigh.
 """
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
-from typing import Protocol
+from dataclasses import replace
 
+import cv2
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-from pipeline.cells import GLYPH
+from ._cnn import Recognizer
+from ._components import components
+from ._orientation import orient, turned
+from .errors import EngineFailure
+from .products import Glyphs, Ink, Reading
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "digits.npz"
-
-
-class Recognizer(Protocol):
-    """Reads glyphs as digits."""
-
-    name: str
-    calibrated: bool  # probabilities mean what they say: correction may rely on them
-
-    def read(self, glyphs: np.ndarray) -> np.ndarray:
-        """(N, GLYPH, GLYPH) float32 glyphs -> (N, 9) float32 probabilities of digits 1..9
-        (rows sum to 1). N may be 0."""
-        ...
+INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
+FLAT = 0.6  # upright ink less tall than this times its width is not a digit
+FLAT_DOUBT = 0.2  # how much of its clarity such ink keeps (correction may still use it)
+SURE = 0.99  # a faint glyph read as one symbol with this probability is probably printed:
+SURE_ODDS = 30  # likelihood ratio it is given for that, below the ~50 measured on
+# synthetic photos (faint digits against faint stains, docs/benchmarks.md)
+PIECE = 0.8  # share of a faint glyph's ink in its largest piece for it to be sure
+GLYPH_INK = 0.25  # a glyph's pixels this bright are its ink
 
 
-def conv3x3_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """Same-padded 3x3 convolution + ReLU on NHWC input; weight is (Cin*9, Cout) with rows
-    in (Cin, ky, kx) order, as exported. (The network itself runs the fused _conv_block.)"""
-    n, h, w, c = x.shape
-    padded = _padded(x)
-    cols = np.concatenate(
-        [padded[:, dy : dy + h, dx : dx + w] for dy in range(3) for dx in range(3)], axis=3
-    )
-    out = cols.reshape(n * h * w, 9 * c) @ _rows_by_offset(weight, c) + bias
-    return np.maximum(out, 0, out=out).reshape(n, h, w, -1)
+def read_glyphs(glyphs: Glyphs, engine: Recognizer, exif_orientation: int = 1) -> Reading:
+    """The stage: orient the grid, read its glyphs, and weigh each cell's reading."""
+    size = glyphs.geometry.size
+    try:
+        columns = [engine.symbols.index(symbol) for symbol in size.symbols]
+    except ValueError:
+        raise EngineFailure(
+            f"the {engine.name} engine cannot read {size.label} boards"
+        ) from None
+    present = glyphs.present
+    turns, read = orient(glyphs.images[present], glyphs.filled[present],
+                         glyphs.clarity[present], engine, exif_orientation)
+    picked = read[:, columns]
+    if len(columns) < read.shape[1]:  # the engine reads more symbols than the board has
+        picked = picked / np.maximum(picked.sum(axis=1, keepdims=True), 1e-12)
+    values = np.full((size.cells, size.n), 1.0 / size.n)
+    values[present] = picked
+    probs = cell_probabilities(glyphs, turns, values, engine.calibrated)
+    board = board_from(probs, size.symbols)
+    ink = np.column_stack([probs[:, 0], 1.0 - probs[:, 0]])
+    geometry = replace(glyphs.geometry, turns=turns)
+    return Reading(board, probs, ink[:, : len(Ink)], engine.calibrated, glyphs.ink, geometry,
+                   glyphs.style)
 
 
-def _rows_by_offset(weight: np.ndarray, cin: int) -> np.ndarray:
-    """Reorder (Cin, ky, kx) weight rows to (ky, kx, Cin), the order the columns are built."""
-    cout = weight.shape[1]
-    return np.ascontiguousarray(
-        weight.reshape(cin, 3, 3, cout).transpose(1, 2, 0, 3).reshape(9 * cin, cout)
-    )
+def cell_probabilities(
+    glyphs: Glyphs, turns: int, values: np.ndarray, calibrated: bool = True
+) -> np.ndarray:
+    """(cells, n + 1) probabilities in the upright frame: P(empty) from the cell's ink, the
+    values' from the recognizer for cells with a glyph (`values`, square frame; uniform for
+    blank ones). A faint glyph that a `calibrated` recognizer reads with near certainty is
+    taken for a symbol: stains and specks rarely look that much like one."""
+    count = len(glyphs.images)
+    present = glyphs.present
+    order = _order(glyphs, turns)
+    flat = np.zeros(count, bool)  # blank glyphs are never flat ink
+    flat[present] = flat_ink(glyphs.images[present], sideways=turns % 2 == 1)
+    flat, present = flat[order], present[order]
+    filled = glyphs.filled[order] & ~flat
+    clarity = np.clip(glyphs.clarity[order].astype(np.float64), INK_FLOOR, 1 - INK_FLOOR)
+    clarity[flat] *= FLAT_DOUBT
+    p_symbol = np.where(filled, np.maximum(clarity, 0.5), np.minimum(clarity, 0.5))
+    upright = values[order]
+    sure = ~filled & ~flat & present & (upright.max(axis=1) >= SURE)
+    sure &= calibrated
+    sure[sure] = one_piece(glyphs.images[order][sure])
+    odds = p_symbol[sure] / (1 - p_symbol[sure]) * SURE_ODDS
+    p_symbol[sure] = odds / (1 + odds)
+    probs = np.empty((count, upright.shape[1] + 1))
+    probs[:, 0] = 1.0 - p_symbol
+    probs[:, 1:] = upright * p_symbol[:, None]
+    return probs
 
 
-def _padded(x: np.ndarray) -> np.ndarray:
-    """NHWC input with a zero border of one pixel (the 'same' padding)."""
-    n, h, w, c = x.shape
-    padded = np.zeros((n, h + 2, w + 2, c), np.float32)
-    padded[:, 1:-1, 1:-1] = x
-    return padded
+def _order(glyphs: Glyphs, turns: int) -> np.ndarray:
+    """For each upright cell, its index in the square's frame, for `turns`."""
+    n = glyphs.geometry.size.n
+    return np.rot90(np.arange(n * n).reshape(n, n), turns).ravel()
 
 
-def _conv_block(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
-    """3x3 conv (same) -> ReLU -> 2x2 max-pool on NHWC input, weight rows in (ky, kx, Cin)
-    order; equal, float for float, to conv3x3_relu followed by max_pool2, but faster:
-
-    - im2col is one copy of a strided view whose rows are ordered (pool offset py, px;
-      glyph; pooled y, x), so after the matmul the 2x2 pool is the maximum of four
-      contiguous blocks rather than of four strided quarter views;
-    - the outputs of an odd last row/column, which the pool drops, are never computed;
-    - bias and ReLU come after the pool, on a quarter of the values: adding a per-channel
-      constant and ReLU are monotone, so they commute with the maximum exactly;
-    - with one input channel the columns are laid out offset-major, (9, rows), so the view
-      copies runs of pixels rather than single floats; the matmul reads them transposed."""
-    n, h, w, c = x.shape
-    h2, w2 = h // 2, w // 2
-    padded = _padded(x)
-    sn, sh, sw, sc = padded.strides
-    if c == 1:  # (ky, kx, py, px, n, y2, x2)
-        shape = (3, 3, 2, 2, n, h2, w2)
-        view = as_strided(padded, shape, (sh, sw, sh, sw, sn, 2 * sh, 2 * sw), writeable=False)
-        out = np.ascontiguousarray(view).reshape(9, -1).T @ weight
-    else:  # (py, px, n, y2, x2, ky, kx, Cin)
-        shape = (2, 2, n, h2, w2, 3, 3, c)
-        strides = (sh, sw, sn, 2 * sh, 2 * sw, sh, sw, sc)
-        view = as_strided(padded, shape, strides, writeable=False)
-        out = np.ascontiguousarray(view).reshape(-1, 9 * c) @ weight
-    q = n * h2 * w2
-    pooled = np.maximum(out[:q], out[q : 2 * q])
-    np.maximum(pooled, out[2 * q : 3 * q], out=pooled)
-    np.maximum(pooled, out[3 * q :], out=pooled)
-    pooled += bias
-    np.maximum(pooled, 0, out=pooled)
-    return pooled.reshape(n, h2, w2, weight.shape[1])
+def upright_glyphs(glyphs: Glyphs, turns: int) -> np.ndarray:
+    """Glyphs of the upright board's cells, each turned upright."""
+    return turned(glyphs.images[_order(glyphs, turns)], turns)
 
 
-def max_pool2(x: np.ndarray) -> np.ndarray:
-    """2x2 max-pool with stride 2 on NHWC input (odd trailing row/column dropped)."""
-    h2, w2 = x.shape[1] // 2, x.shape[2] // 2
-    top = np.maximum(x[:, 0 : 2 * h2 : 2, 0 : 2 * w2 : 2], x[:, 0 : 2 * h2 : 2, 1 : 2 * w2 : 2])
-    bottom = np.maximum(x[:, 1 : 2 * h2 : 2, 0 : 2 * w2 : 2], x[:, 1 : 2 * h2 : 2, 1 : 2 * w2 : 2])
-    return np.maximum(top, bottom, out=top)
+def one_piece(images: np.ndarray) -> np.ndarray:
+    """(k,) bool per glyph: its ink is mostly one connected piece (PIECE of it in the
+    largest), as a printed digit's is, however faint; a shaded cell's halftone dots or a
+    stain's blots make several."""
+    out = np.zeros(len(images), bool)
+    for i, glyph in enumerate(images):
+        ink = glyph > GLYPH_INK
+        n, labels, stats, _ = components(ink.view(np.uint8))
+        if n > 1:
+            out[i] = stats[1:, cv2.CC_STAT_AREA].max() >= PIECE * ink.sum()
+    return out
 
 
-def softmax(logits: np.ndarray) -> np.ndarray:
-    """Row-wise softmax, numerically stable."""
-    z = logits - logits.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+def flat_ink(images: np.ndarray, sideways: bool = False) -> np.ndarray:
+    """(k,) bool per upright glyph: ink much wider than tall, i.e. a dash or a line of
+    caption text that crept into the cell, never a printed digit (digits are taller than
+    wide in every face). `sideways`: the glyphs are a quarter turn from upright (their
+    rows are the upright glyphs' columns), which spares turning them."""
+    rows = images.max(axis=2) > GLYPH_INK
+    cols = images.max(axis=1) > GLYPH_INK
+    if sideways:
+        rows, cols = cols, rows
+    inked = rows.any(axis=1)
+    height = rows.shape[1] - rows[:, ::-1].argmax(axis=1) - rows.argmax(axis=1)
+    width = cols.shape[1] - cols[:, ::-1].argmax(axis=1) - cols.argmax(axis=1)
+    return inked & (height < FLAT * width)
 
 
-class NumpyCNN:
-    """The trained digit CNN, inference in NumPy float32."""
-
-    name = "cnn-numpy"
-    calibrated = True  # temperature fitted on real cells (training/calibrate.py)
-
-    def __init__(self, params: dict[str, np.ndarray]):
-        """Weights as exported: conv1_w, conv1_b, conv2_w, ... (any number of conv blocks,
-        any widths), fc1_w, fc1_b, fc2_w, fc2_b, optional temperature. The architecture is
-        read from the shapes, so a retrained net of other widths needs no code change."""
-        params = dict(params)
-        # temperature fitted on real training cells (training/calibrate.py): logits / T
-        self.temperature = float(np.asarray(params.pop("temperature", 1.0)).reshape(-1)[0])
-        p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
-        self._convs: list[tuple[np.ndarray, np.ndarray]] = []
-        cin, side = 1, GLYPH
-        while f"conv{len(self._convs) + 1}_w" in p:
-            i = len(self._convs) + 1
-            w, b = p[f"conv{i}_w"], p[f"conv{i}_b"]
-            if w.ndim != 2 or w.shape[0] != 9 * cin or b.shape != (w.shape[1],):
-                raise ValueError(f"conv{i}: weight {w.shape} / bias {b.shape} for {cin} inputs")
-            self._convs.append((_rows_by_offset(w, cin), b))
-            cin, side = w.shape[1], side // 2
-        if not self._convs or side < 1:
-            raise ValueError("no usable conv layers in the model")
-        self._fc1 = (p["fc1_w"], p["fc1_b"])
-        self._fc2 = (p["fc2_w"], p["fc2_b"])
-        dense = self._fc1[0].shape[1]
-        if self._fc1[0].shape[0] != side * side * cin or self._fc2[0].shape != (dense, 9):
-            raise ValueError(
-                f"dense layers {self._fc1[0].shape}, {self._fc2[0].shape} do not fit "
-                f"{side}x{side}x{cin} features"
-            )
-        self.channels = tuple(w.shape[1] for w, _ in self._convs)
-        self.dense = dense
-
-    @classmethod
-    def load(cls, path: Path = MODEL_PATH) -> NumpyCNN:
-        """Load exported weights from an .npz file."""
-        with np.load(path) as data:
-            return cls({k: data[k] for k in data.files})
-
-    def logits(self, glyphs: np.ndarray) -> np.ndarray:
-        """(N, GLYPH, GLYPH) -> (N, 9) raw scores."""
-        x = np.asarray(glyphs, np.float32).reshape(-1, GLYPH, GLYPH, 1)
-        for weight, bias in self._convs:
-            x = _conv_block(x, weight, bias)
-        x = x.reshape(x.shape[0], self._fc1[0].shape[0])  # (H, W, C) order; export matches
-        x = x @ self._fc1[0] + self._fc1[1]
-        np.maximum(x, 0, out=x)
-        return x @ self._fc2[0] + self._fc2[1]
-
-    def read(self, glyphs: np.ndarray) -> np.ndarray:
-        """(N, GLYPH, GLYPH) float32 glyphs -> (N, 9) float32 probabilities of 1..9."""
-        glyphs = np.asarray(glyphs, np.float32)
-        if glyphs.shape[0] == 0:
-            return np.zeros((0, 9), np.float32)
-        scores = self.logits(glyphs).astype(np.float64) / self.temperature
-        return softmax(scores).astype(np.float32)
-
-
-@functools.cache
-def builtin() -> Recognizer:
-    """The shipped model (pipeline/models/digits.npz), loaded once per process."""
-    return NumpyCNN.load()
+def board_from(probabilities: np.ndarray, symbols: str) -> str:
+    """The reading of each cell as a canonical board: empty when P(empty) is over one half,
+    else the most probable value's symbol."""
+    values = probabilities[:, 1:].argmax(axis=1)
+    empty = probabilities[:, 0] > 0.5
+    return "".join("0" if e else symbols[v] for v, e in zip(values.tolist(), empty, strict=True))

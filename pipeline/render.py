@@ -1,8 +1,11 @@
-"""Stage 8: draw the solution into the empty cells of the ORIGINAL photo, in perspective.
+"""Stage render: write symbols onto the ORIGINAL photo, in perspective, as if printed.
 
-Digits are drawn upright on a flat square the size the grid has in the photo, then that
-square is warped back through the inverse of the grid's homography, so each digit is sized
-and slanted with its cell as if printed on the paper. Givens are never drawn over.
+Symbols are drawn upright on a flat square the size the grid has in the photo, in the style
+of the photo's own print (its height, stroke width and placement in the cell, measured by
+the cells stage), then that square is warped back through the inverse of the grid's
+homography, so each symbol is sized and slanted with its cell as if printed on the paper.
+Only the pixels under a drawn symbol are touched. The result is turned upright (the way
+the digits read), so it displays the right way up whatever the photo's EXIF tag said.
 """
 
 from __future__ import annotations
@@ -12,12 +15,35 @@ import functools
 import cv2
 import numpy as np
 
-from .read import Reading
+from ._image import clamped_box
+from .products import Drawing, Geometry
 
 INK = (34, 34, 220)  # BGR red: stands apart from black print and blue pen
-RING = (0, 160, 255)  # BGR orange: marks givens that were corrected
-FONT = cv2.FONT_HERSHEY_DUPLEX
+RING = (0, 160, 255)  # BGR orange: marks readings that were corrected, for the user to check
 CANVAS_MAX = 1600  # px: the flat square never needs more than this
+CANVAS_MIN = 64  # px: nor less than this
+RING_SIZE = 0.42  # of the cell: the ring's radius
+RING_WEIGHT = 1 / 18  # of the cell: the ring's line width
+OVERDRAW = 4  # symbols are drawn this many times taller first, then scaled down into cells
+DRAWN_MAX = 256  # px: ... but never drawn taller than this
+WEIGHTS = tuple(range(100, 1000, 100))  # the variable font's weights, thin to black
+WEIGH_SIZE = 100  # px: the size the font's strokes are measured at
+
+
+def render(image: np.ndarray, geometry: Geometry, drawing: Drawing) -> np.ndarray:
+    """A copy of the photo with the drawing's symbols and rings, turned upright."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    height, width = out.shape[:2]
+    side = int(np.clip(grid_side(geometry.corners), CANVAS_MIN, CANVAS_MAX))
+    planes = flat_planes(geometry, drawing, side)
+    to_flat = np.diag([side / geometry.side, side / geometry.side, 1.0]) @ geometry.homography
+    x0, y0, x1, y1 = clamped_box(geometry.corners, width, height)
+    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+    flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
+    for plane, colour in planes:
+        alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        blend(out, alpha, colour, (x0, y0))
+    return np.ascontiguousarray(np.rot90(out, geometry.turns)) if geometry.turns else out
 
 
 def grid_side(corners: np.ndarray) -> float:
@@ -25,104 +51,118 @@ def grid_side(corners: np.ndarray) -> float:
     return float(max(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)))
 
 
-@functools.lru_cache(maxsize=512)
-def digit_patch(digit: int, width: int, height: int) -> np.ndarray:
-    """An anti-aliased digit as a uint8 alpha patch of the given size, about 60% as tall.
-    Read-only and cached: a grid's digits share one size, so each is drawn once."""
-    patch = np.zeros((height, width), np.uint8)
-    target = 0.6 * height
-    (_, h0), _ = cv2.getTextSize(str(digit), FONT, 1.0, 1)
-    scale = target / max(h0, 1)
-    thickness = max(1, round(scale * 1.3))
-    (w, h), _ = cv2.getTextSize(str(digit), FONT, scale, thickness)
-    origin = ((width - w) // 2, (height + h) // 2)
-    cv2.putText(patch, str(digit), origin, FONT, scale, 255, thickness, cv2.LINE_AA)
+def flat_planes(
+    geometry: Geometry, drawing: Drawing, side: int
+) -> list[tuple[np.ndarray, tuple[int, int, int]]]:
+    """(alpha plane, colour) pairs on the flat square of `side` px, in the square's frame.
+    Every symbol is drawn at the grid's typical cell size in the print's style: one drawing
+    per symbol, not per cell."""
+    scale = side / geometry.side
+    xs, ys = (np.asarray(v, np.float64) * scale for v in geometry.lattice)
+    cw, ch = float(np.median(np.diff(xs))), float(np.median(np.diff(ys)))
+    if cw < 4 or ch < 4:
+        return []
+    n = geometry.size.n
+    order = geometry.upright_order().tolist()
+    turns = geometry.turns
+    upright_w, upright_h = (ch, cw) if turns % 2 else (cw, ch)
+    style = drawing.style
+    height = style.extent[0 if turns % 2 else 1] * upright_h
+    stroke = style.stroke * ch
+    symbols = np.zeros((side, side), np.uint8)
+    for cell, symbol in drawing.values.items():
+        r, c = divmod(order[cell], n)
+        patch = np.rot90(symbol_patch(symbol, round(height), max(1, round(stroke))), -turns)
+        centre = ((xs[c] + xs[c + 1]) / 2 + style.offset[0] * cw,
+                  (ys[r] + ys[r + 1]) / 2 + style.offset[1] * ch)
+        place(symbols, patch, centre)
+    planes = [(symbols, INK)]
+    if drawing.rings:
+        rings = np.zeros((side, side), np.uint8)
+        patch = ring_patch(round(cw), round(ch))
+        for cell in drawing.rings:
+            r, c = divmod(order[cell], n)
+            place(rings, patch, ((xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2))
+        planes.insert(0, (rings, RING))
+    return planes
+
+
+@functools.lru_cache(maxsize=256)
+def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
+    """A symbol as an anti-aliased uint8 alpha patch whose ink is `height` px tall with
+    strokes about `stroke` px wide, cropped to its ink (so that placing the patch's centre
+    places the ink's centre). Read-only and cached: a grid's symbols share one size."""
+    drawn = min(OVERDRAW * max(height, 8), DRAWN_MAX)
+    face = _face()
+    big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
+    if face is not None:  # OpenCV 5: a variable font, its weight chosen for the stroke
+        cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), 255, face, drawn,
+                    _weight_for(stroke / max(height, 1)))
+    else:  # OpenCV 4: Hershey strokes of the width asked for
+        (_, h0), _ = cv2.getTextSize(symbol, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
+        weight = max(1, round(stroke * drawn / max(height, 1)))
+        cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), cv2.FONT_HERSHEY_SIMPLEX,
+                    drawn / max(h0, 1), 255, weight, cv2.LINE_AA)
+    ys, xs = np.nonzero(big)
+    big = big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    factor = max(height, 1) / big.shape[0]
+    size = (max(1, round(big.shape[1] * factor)), max(1, round(big.shape[0] * factor)))
+    patch = cv2.resize(big, size, interpolation=cv2.INTER_AREA)
     patch.flags.writeable = False
     return patch
 
 
+@functools.cache
+def _face():
+    """OpenCV 5's built-in sans-serif variable font, or None (OpenCV 4)."""
+    return cv2.FontFace("sans") if hasattr(cv2, "FontFace") else None
+
+
+@functools.cache
+def _weights() -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """The font's stroke width as a share of the digits' height at each weight, measured
+    once by drawing the digits (ascending), and the weights."""
+    ratios, weights = [], []
+    for weight in WEIGHTS:
+        canvas = np.zeros((WEIGH_SIZE * 2, WEIGH_SIZE * 8), np.uint8)
+        cv2.putText(canvas, "1234567890", (10, WEIGH_SIZE * 3 // 2), 255, _face(), WEIGH_SIZE,
+                    weight)
+        ink = (canvas > 127).view(np.uint8)
+        area = float(ink.sum())
+        edge = area - float(cv2.erode(ink, np.ones((3, 3), np.uint8)).sum())
+        rows = np.flatnonzero(ink.any(axis=1))
+        ratio = 2 * area / max(edge, 1.0) / (rows[-1] - rows[0] + 1)
+        if not ratios or ratio > ratios[-1]:
+            ratios.append(ratio)
+            weights.append(weight)
+    return tuple(ratios), tuple(weights)
+
+
+def _weight_for(ratio: float) -> int:
+    """The font weight whose stroke is `ratio` of the digits' height (interpolated)."""
+    ratios, weights = _weights()
+    return int(round(np.interp(ratio, ratios, weights)))
+
+
 def ring_patch(width: int, height: int) -> np.ndarray:
-    """A thin anti-aliased ring (uint8 alpha) for marking a corrected given."""
-    patch = np.zeros((height, width), np.uint8)
-    axes = (max(1, int(width * 0.42)), max(1, int(height * 0.42)))
-    thickness = max(1, round(min(width, height) / 18))
+    """A thin anti-aliased ring (uint8 alpha) around a cell of width x height px."""
+    patch = np.zeros((max(height, 1), max(width, 1)), np.uint8)
+    axes = (max(1, int(width * RING_SIZE)), max(1, int(height * RING_SIZE)))
+    thickness = max(1, round(min(width, height) * RING_WEIGHT))
     cv2.ellipse(patch, (width // 2, height // 2), axes, 0, 0, 360, 255, thickness, cv2.LINE_AA)
     return patch
 
 
-def flat_overlay(
-    reading: Reading, board: str, solution: str, side: int, marked: tuple[int, ...] = ()
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """Alpha planes (digits, rings) on the flat square of `side` px, in the square's frame;
-    rings is None when no cell is marked. Every digit is drawn at the grid's typical cell
-    size and centred in its cell, as print is: one drawing per digit value, not per cell."""
-    size = reading.cells.square.shape[0]
-    scale = side / size
-    xs, ys = (np.round(np.asarray(v, np.float64) * scale).astype(int).tolist()
-              for v in reading.cells.lattice)
-    w, h = int(np.median(np.diff(xs))), int(np.median(np.diff(ys)))
-    if reading.turns % 2:  # drawn upright, then turned back into the square's frame
-        w, h = h, w
-    digits = np.zeros((side, side), np.uint8)
-    rings = np.zeros((side, side), np.uint8) if marked else None
-    if w < 4 or h < 4:
-        return digits, rings
-    order = reading.order.tolist()
-    for cell, (given, answer) in enumerate(zip(board, solution, strict=True)):
-        if given != "0" and cell not in marked:
-            continue
-        r, c = divmod(order[cell], 9)
-        box = ys[r], ys[r + 1], xs[c], xs[c + 1]
-        if given == "0":
-            place(digits, np.rot90(digit_patch(int(answer), w, h), -reading.turns), box)
-        elif rings is not None:
-            place(rings, np.rot90(ring_patch(w, h), -reading.turns), box)
-    return digits, rings
-
-
-def place(plane: np.ndarray, patch: np.ndarray, box: tuple[int, int, int, int]) -> None:
-    """Write `patch` centred in the cell `box` (y0, y1, x0, x1) of `plane`, cropped to it.
-    Cells never overlap ([x0, x1) meets [x1, ...)), so writing, not merging, is enough."""
-    y0, y1, x0, x1 = box
-    (ph, pw), h, w = patch.shape, y1 - y0, x1 - x0
-    dy, dx = (h - ph) // 2, (w - pw) // 2
-    sy, sx = max(0, -dy), max(0, -dx)
-    ty, tx = y0 + max(0, dy), x0 + max(0, dx)
-    rows, cols = min(ph - sy, y1 - ty), min(pw - sx, x1 - tx)
-    if rows > 0 and cols > 0:
-        plane[ty : ty + rows, tx : tx + cols] = patch[sy : sy + rows, sx : sx + cols]
-
-
-def render(
-    image: np.ndarray,
-    reading: Reading,
-    solution: str,
-    board: str | None = None,
-    marked: tuple[int, ...] = (),
-) -> np.ndarray:
-    """A copy of the photo with the solution written into the cells empty in `board` (the
-    board as read unless given), and thin rings around the givens listed in `marked`
-    (upright cell indices): readings that were corrected, for the user to check."""
-    side = int(np.clip(grid_side(reading.corners), 64, CANVAS_MAX))
-    board = reading.board if board is None else board
-    digits, rings = flat_overlay(reading, board, solution, side, marked)
-    size = reading.cells.square.shape[0]
-    to_flat = np.diag([side / size, side / size, 1.0]) @ reading.cells.homography
-    height, width = image.shape[:2]
-    x0, y0 = np.floor(reading.corners.min(axis=0)).astype(int) - 2
-    x1, y1 = np.ceil(reading.corners.max(axis=0)).astype(int) + 3
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if x1 <= x0 or y1 <= y0:
-        return out
-    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
-    for plane, colour in ((rings, RING), (digits, INK)):
-        if plane is not None:
-            alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0),
-                                        flags=cv2.INTER_LINEAR)
-            blend(out, alpha, colour, (x0, y0))
-    return out
+def place(plane: np.ndarray, patch: np.ndarray, centre: tuple[float, float]) -> None:
+    """Write `patch` onto `plane` with its centre at `centre` (x, y), keeping the brighter
+    of the two where they overlap, cropped to the plane."""
+    ph, pw = patch.shape
+    top, left = int(round(centre[1] - ph / 2)), int(round(centre[0] - pw / 2))
+    y0, x0 = max(top, 0), max(left, 0)
+    y1, x1 = min(top + ph, plane.shape[0]), min(left + pw, plane.shape[1])
+    if y1 > y0 and x1 > x0:
+        region = plane[y0:y1, x0:x1]
+        np.maximum(region, patch[y0 - top : y1 - top, x0 - left : x1 - left], out=region)
 
 
 def blend(
@@ -130,7 +170,7 @@ def blend(
 ) -> None:
     """Paint `colour` over the C-contiguous BGR(A) `image` in place, weighted by the uint8
     `alpha`, whose top-left pixel lies at `at` (x, y) in the image. Only the pixels the
-    alpha touches are computed (digits cover a small part of the grid), each channel
+    alpha touches are computed (symbols cover a small part of the grid), each channel
     through flat indices (several times faster than 2-D fancy indexing of pixels); float32
     math rounded half up equals the exact integer blend."""
     ys, xs = np.divmod(np.flatnonzero(alpha > 0), alpha.shape[1])  # 10x faster on bool
@@ -142,3 +182,4 @@ def blend(
         under = flat[first + channel].astype(np.float32)
         painted = under + (np.float32(paint) - under) * weight + np.float32(0.5)
         flat[first + channel] = painted.astype(np.uint8)
+

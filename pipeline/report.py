@@ -16,6 +16,7 @@ from pathlib import Path
 from solver import format_grid
 
 from .output import write_atomically
+from .records import Record, Status
 
 FIELDS = ("input", "status", "board", "solution", "output", "message", "seconds")
 
@@ -46,10 +47,10 @@ class Display:
         if self.progress is not None:
             self.progress.stop()
 
-    def add(self, rec: dict) -> None:
+    def add(self, rec: Record) -> None:
         """Show one finished photo."""
         if self.as_json:
-            print(json.dumps(rec, ensure_ascii=False), flush=True)
+            print(json.dumps(rec.as_dict(), ensure_ascii=False), flush=True)
             return
         text = describe(rec, detailed=self.total == 1)
         if self.progress is not None:
@@ -58,7 +59,7 @@ class Display:
         else:
             print(text, flush=True)
 
-    def summary(self, records: list[dict], seconds: float) -> None:
+    def summary(self, records: list[Record], seconds: float) -> None:
         """The closing line: how many photos, how many solved, what went wrong how often."""
         if self.total <= 1 and not self.as_json:
             return
@@ -66,43 +67,44 @@ class Display:
         print(line, file=sys.stderr if self.as_json else sys.stdout, flush=True)
 
 
-def describe(rec: dict, detailed: bool) -> str:
+def describe(rec: Record, detailed: bool) -> str:
     """Text for one record: a line, or for a single photo the boards too."""
-    head = f"{rec['input']}: {rec['status']}"
-    if rec["status"] == "solved":
-        head += f" -> {rec['output']}"
-    elif rec["message"]:
-        head += f" ({rec['message']})"
-    for fix in rec.get("corrections") or []:
+    head = f"{rec.input}: {rec.status}"
+    if rec.status is Status.SOLVED:
+        head += f" -> {rec.output}"
+    elif rec.message:
+        head += f" ({rec.message})"
+    for fix in rec.corrections:
         head += (f"\n  corrected {fix['cell']}: read {fix['read'] or 'empty'}, "
                  f"used {fix['used'] or 'empty'} (p={fix['probability']:.2f})")
     if not detailed:
         return head
     parts = [head]
-    if rec.get("board"):
-        parts += ["", "Board as read:", format_grid(rec["board"])]
-    if rec.get("solution"):
-        parts += ["", "Solution:", format_grid(rec["solution"])]
+    if rec.board:
+        parts += ["", "Board as read:", format_grid(rec.board)]
+    if rec.solution:
+        parts += ["", "Solution:", format_grid(rec.solution)]
     return "\n".join(parts)
 
 
-def summarise(records: list[dict], seconds: float) -> str:
+def summarise(records: list[Record], seconds: float) -> str:
     """e.g. '60 photos: 57 solved, 2 no_grid, 1 unreadable in 4.1 s'"""
-    counts = Counter(r["status"] for r in records)
+    counts = Counter(str(r.status) for r in records)
     parts = [f"{counts.pop('solved', 0)} solved"]
     parts += [f"{n} {status}" for status, n in sorted(counts.items())]
     noun = "photo" if len(records) == 1 else "photos"
     return f"{len(records)} {noun}: {', '.join(parts)} in {seconds:.1f} s"
 
 
-def write_csv(path: Path, records: list[dict]) -> None:
+def write_csv(path: Path, records: list[Record]) -> None:
     """One row per photo with the record's fields (lists as JSON), written atomically."""
-    extra = sorted({k for r in records for k in r} - set(FIELDS))
+    rows = [rec.as_dict() for rec in records]
+    extra = sorted({k for r in rows for k in r} - set(FIELDS))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(FIELDS) + extra)
     writer.writeheader()
-    for rec in records:
-        writer.writerow({k: _cell(v) for k, v in rec.items()})
+    for row in rows:
+        writer.writerow({k: _cell(v) for k, v in row.items()})
     write_atomically(path, buffer.getvalue().encode())
 
 

@@ -1,4 +1,4 @@
-"""Stage 5, second engine: read normalised glyphs with the Tesseract OCR program.
+"""The second recognizer: read normalised glyphs with the Tesseract OCR program.
 
 Tesseract reads lines of text, not lone 28x28 glyphs, so the glyphs are turned back into
 clean dark-on-white digits about DIGIT_HEIGHT px tall, each centred in a TILE x TILE white
@@ -35,7 +35,8 @@ import cv2
 import numpy as np
 import pytesseract
 
-from pipeline.errors import EngineFailure, MissingDependency
+from ._glyph import GLYPH_BOX
+from .errors import EngineFailure, MissingDependency
 
 TILE = 72  # side of one glyph's white tile in the image given to tesseract
 TILES_PER_ROW = 9
@@ -46,7 +47,6 @@ SHARPEN_SIGMA = 4.0  # ... with this Gaussian sigma (px at DIGIT_HEIGHT)
 INK_LEVEL = 0.5  # sharpened ink above this is the digit
 STROKE = 0.15  # strokes thicker than this x DIGIT_HEIGHT are eroded down to it
 EDGE_BLUR = 0.7  # px: Gaussian sigma that anti-aliases the thresholded digit
-GLYPH_BOX = 20  # px: the digit's larger side in a normalised glyph (pipeline.cells)
 DIGITS = "123456789"
 SUSPECT = "6"  # digits the tiled read gives wrongly often enough to be checked alone
 P_TILED = 0.9  # probability given to a digit read in the tiled call
@@ -211,6 +211,7 @@ class TesseractRecognizer:
     """The Recognizer contract on top of the tesseract program (checked at construction)."""
 
     name = "tesseract"
+    symbols = DIGITS
     calibrated = False  # fixed stand-in probabilities: no basis for correcting misreads
 
     def __init__(self, tiled_timeout: float = TILED_TIMEOUT, retry_timeout: float = RETRY_TIMEOUT):

@@ -5,6 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from pipeline._cnn import builtin
+from pipeline.cells import find_cells
+from pipeline.products import Cells, Header, Photo, Reading
+from pipeline.square import cut_square
+from pipeline.stages import outline_at, read_photo
+
 PUZZLE = "530070000600195000098000060800060003400803001700020006060000280000419005000080079"
 SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
 
@@ -73,3 +79,63 @@ def faint_photo(cell: int) -> np.ndarray:
     origin = (int(c * size + (size - w) / 2), int(r * size + (size + h) / 2))
     cv2.putText(flat, PUZZLE[cell], origin, cv2.FONT_HERSHEY_DUPLEX, scale, 215, 1, cv2.LINE_AA)
     return photo(flat=flat)[0]
+
+
+HERSHEY = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX]
+
+
+def draw_grid(
+    board: np.ndarray,
+    cell: int = 50,
+    font: int = cv2.FONT_HERSHEY_SIMPLEX,
+    shift: tuple[int, int] = (0, 0),
+) -> np.ndarray:
+    """A front-on grey grid image (9*cell + 2*cell margin) with the board's digits."""
+    m = cell
+    img = np.full((11 * cell, 11 * cell), 235, np.uint8)
+    for i in range(10):
+        t = 3 if i % 3 == 0 else 1
+        p = m + i * cell
+        cv2.line(img, (p, m), (p, m + 9 * cell), 20, t)
+        cv2.line(img, (m, p), (m + 9 * cell, p), 20, t)
+    scale = cell / 50 * 1.2
+    for i in np.flatnonzero(board):
+        r, c = divmod(int(i), 9)
+        text = str(board[i])
+        (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
+        x = m + c * cell + (cell - tw) // 2 + shift[0]
+        y = m + r * cell + (cell + th) // 2 + shift[1]
+        cv2.putText(img, text, (x, y), font, scale, 30, 2, cv2.LINE_AA)
+    return img
+
+
+def photo_of(
+    grid: np.ndarray, cell: int = 50, size: tuple[int, int] = (640, 480), blur: float = 0.8
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grid seen in perspective in a photo-sized frame, and its true corners."""
+    m = cell
+    src = np.array(
+        [[m, m], [m + 9 * cell, m], [m + 9 * cell, m + 9 * cell], [m, m + 9 * cell]], np.float32
+    )
+    dst = np.array([[110, 30], [530, 45], [520, 455], [100, 440]], np.float32)
+    h = cv2.getPerspectiveTransform(src, dst)
+    photo = cv2.warpPerspective(grid, h, size, borderValue=235)
+    photo = cv2.GaussianBlur(photo, (0, 0), blur)
+    return cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR), dst
+
+
+def example_board(seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(81) < 0.35, rng.integers(1, 10, 81), 0)
+
+
+def cells_of(image: np.ndarray, corners: np.ndarray) -> Cells:
+    """The cells stage's product, from known corners."""
+    return find_cells(cut_square(outline_at(image, corners)))
+
+
+def read_image(image: np.ndarray, orientation: int = 1, engine=None) -> Reading:
+    """The reading stages on pixels, as a photo with the given EXIF orientation."""
+    height, width = image.shape[:2]
+    photo = Photo(image, Header("array", width, height, orientation))
+    return read_photo(photo, engine if engine is not None else builtin())

@@ -7,8 +7,15 @@ import numpy as np
 import pytest
 
 from benchmarks import dataset
-from pipeline.grid import find_grid, order_corners
+from pipeline._quads import order_corners
+from pipeline.grid import find_grid as find_quad
 from tests.synth import photo
+
+
+def find_grid(image: np.ndarray) -> np.ndarray | None:
+    """The grid stage's corners for a 9x9 grid, or None."""
+    found = find_quad(image, (9,))
+    return None if found is None else found[0]
 
 CELL = 40
 SIDE = 9 * CELL
@@ -250,7 +257,8 @@ def test_blurry_grid_cut_at_the_top_edge_is_found() -> None:
 def test_pale_blurred_grid_lines_are_found_with_a_lower_ink_threshold(sigma: float) -> None:
     """A grid printed pale (30 grey levels under the paper) beside dark digits, blurred:
     its lines pass only the lower ink threshold, which is tried when the first finds none."""
-    from pipeline.grid import INK_DELTA, MIN_SCORE, best_quad, downscale, ink_mask, stretched
+    from pipeline._image import INK_DELTA, downscale, ink_mask, stretched
+    from pipeline.grid import MIN_SCORE, best_quad
 
     lines = draw_grid(digits=False)
     pattern = np.where(lines < 128, 200, 230).astype(np.uint8)
@@ -259,14 +267,14 @@ def test_pale_blurred_grid_lines_are_found_with_a_lower_ink_threshold(sigma: flo
     grey = place(np.full((480, 640), 230, np.uint8), pattern, corners).astype(np.float32)
     grey = cv2.GaussianBlur(grey, (0, 0), sigma) + np.random.default_rng(0).normal(0, 2, grey.shape)
     grey = np.clip(grey, 0, 255).astype(np.uint8)
-    first, _ = best_quad(ink_mask(stretched(downscale(grey)[0]), INK_DELTA))
+    first, _, _ = best_quad(ink_mask(stretched(downscale(grey)[0]), INK_DELTA), (9,))
     assert first < MIN_SCORE  # the usual threshold alone misses it
     found = find_grid(grey)
     assert found is not None and max_error(found, corners) <= 3
 
 
 def test_dim_and_washed_out_photos_are_stretched_to_a_typical_contrast() -> None:
-    from pipeline.grid import LOW_SPAN, stretched
+    from pipeline._image import LOW_SPAN, stretched
 
     image, corners = photo()
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
@@ -294,3 +302,16 @@ def test_a_line_across_the_page_joined_to_the_grid_is_cut_off() -> None:
     found = find_grid(image)
     assert found is not None
     assert max_error(found, truth) < 6
+
+
+def test_the_stage_hands_on_grey_pixels_corners_and_size() -> None:
+    from pipeline.errors import NoGrid
+    from pipeline.grid import find_outline
+    from pipeline.products import Header, Photo
+
+    image, corners = photo()
+    outline = find_outline(Photo(image, Header("array", 640, 480)))
+    assert outline.grey.shape == image.shape[:2] and outline.size.n == 9
+    assert max_error(outline.corners, corners) <= 3 and outline.score >= 0.6
+    with pytest.raises(NoGrid):
+        find_outline(Photo(np.full((480, 640, 3), 255, np.uint8), Header("array", 640, 480)))

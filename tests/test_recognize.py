@@ -1,4 +1,5 @@
-"""Stage 5: the NumPy digit CNN."""
+"""Stage recognize, and the reading stages together on synthetic and real photos: the
+board as read, upright, with per-cell probabilities."""
 
 from __future__ import annotations
 
@@ -6,120 +7,185 @@ import numpy as np
 import pytest
 
 from benchmarks import dataset
-from pipeline.cells import GLYPH, extract_glyphs
-from pipeline.recognize import MODEL_PATH, NumpyCNN, builtin, conv3x3_relu, max_pool2
-from tests.test_cells import HERSHEY, draw_grid, photo_of
+from pipeline._cnn import builtin
+from pipeline.errors import NoGrid
+from pipeline.glyphs import find_glyphs
+from pipeline.load import load_photo
+from pipeline.products import Geometry
+from pipeline.recognize import (
+    board_from,
+    cell_probabilities,
+    flat_ink,
+    one_piece,
+    read_glyphs,
+    upright_glyphs,
+)
+from pipeline.stages import read_photo
+from solver.size import NINE
+from tests.synth import PUZZLE, cells_of, photo, read_image
 
-ALL_DIGITS = np.array([(i % 9) + 1 if i % 2 == 0 else 0 for i in range(81)])
-
-
-def test_builtin_is_cached_and_named():
-    assert builtin() is builtin()
-    assert isinstance(builtin().name, str) and builtin().name
-
-
-def test_probabilities_shape_and_sum():
-    rng = np.random.default_rng(0)
-    p = builtin().read(rng.random((5, GLYPH, GLYPH), dtype=np.float32))
-    assert p.shape == (5, 9) and p.dtype == np.float32
-    np.testing.assert_allclose(p.sum(axis=1), 1, atol=1e-5)
-    assert (p >= 0).all()
-
-
-def test_empty_batch():
-    p = builtin().read(np.zeros((0, GLYPH, GLYPH), np.float32))
-    assert p.shape == (0, 9) and p.dtype == np.float32
+needs_photos = pytest.mark.skipif(not dataset.available(), reason="no ../shared/data photos")
 
 
-@pytest.mark.parametrize("font", HERSHEY)
-def test_hershey_digits_through_the_glyph_function_read_right(font):
-    photo, corners = photo_of(draw_grid(ALL_DIGITS, font=font))
-    cells = extract_glyphs(photo, corners)
-    np.testing.assert_array_equal(cells.filled, ALL_DIGITS > 0)
-    read = builtin().read(cells.glyphs[cells.filled]).argmax(axis=1) + 1
-    np.testing.assert_array_equal(read, ALL_DIGITS[ALL_DIGITS > 0])
+def test_upright_order_and_glyph_turns_agree():
+    grid = np.arange(81).reshape(9, 9)
+    image, corners = photo()
+    glyphs = find_glyphs(cells_of(image, corners))
+    for k in range(4):
+        geometry = Geometry(NINE, corners, np.eye(3), glyphs.geometry.lattice, 360, k)
+        assert np.array_equal(geometry.upright_order(), np.rot90(grid, k).ravel())
+    images = np.zeros((81, 28, 28), np.float32)
+    images[0, 0, 0] = 1  # top-left pixel of the top-left cell
+    from dataclasses import replace
+
+    turned = upright_glyphs(replace(glyphs, images=images), 1)  # a quarter turn anticlockwise
+    assert turned[72, 27, 0] == 1  # now the bottom-left cell's bottom-left pixel
 
 
-def test_conv_matches_direct_convolution():
-    rng = np.random.default_rng(1)
-    x = rng.random((2, 6, 5, 3), dtype=np.float32)
-    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)  # (Cout, Cin, ky, kx)
-    b = rng.standard_normal(4).astype(np.float32)
-    got = conv3x3_relu(x, w.transpose(1, 2, 3, 0).reshape(-1, 4), b)
-    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    want = np.zeros((2, 6, 5, 4), np.float32)
-    for i in range(6):
-        for j in range(5):
-            patch = xp[:, i : i + 3, j : j + 3, :]  # (N, ky, kx, Cin)
-            want[:, i, j] = np.einsum("nyxc,ocyx->no", patch, w) + b
-    np.testing.assert_allclose(got, np.maximum(want, 0), atol=1e-5)
-    assert max_pool2(got).shape == (2, 3, 2, 4)
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_synthetic_photo_is_read_upright_whatever_its_turn(turns):
+    image, _ = photo(turns=turns)
+    reading = read_image(image)
+    assert reading.board == PUZZLE
+    assert reading.geometry.turns == (-turns) % 4
+    assert reading.probabilities.shape == (81, 10)
+    assert np.allclose(reading.probabilities.sum(axis=1), 1.0)
+    assert reading.ink_classes.shape == (81, 2)
+    np.testing.assert_allclose(reading.ink_classes[:, 0], reading.probabilities[:, 0])
 
 
-def test_model_file_loads_standalone():
-    assert MODEL_PATH.stat().st_size < 5 * 1024 * 1024
-    assert NumpyCNN.load(MODEL_PATH).read(np.zeros((1, GLYPH, GLYPH), np.float32)).shape == (1, 9)
+def test_stale_exif_tag_does_not_override_upright_digits():
+    image, _ = photo()
+    assert read_image(image, orientation=6).board == PUZZLE
 
 
-@pytest.mark.skipif(not dataset.available(), reason="real photo dataset absent")
-def test_real_photo_cells_read_right():
-    from benchmarks.cells import load_photo, read_board, truth_board
-
-    chosen = [p for p in dataset.photos("train", held_out=False) if p.corners][:3]
-    for p in chosen:
-        cells = extract_glyphs(load_photo(p), np.array(p.corners, np.float32))
-        board = truth_board(p)
-        best = max(int((read_board(cells, builtin(), k) == board).sum()) for k in range(4))
-        assert best == 81, p.name
+def test_blank_page_has_no_grid():
+    with pytest.raises(NoGrid):
+        read_image(np.full((480, 640, 3), 255, np.uint8))
 
 
-def _reference_logits(params: dict[str, np.ndarray], glyphs: np.ndarray) -> np.ndarray:
-    """Textbook forward pass (direct convolution, ReLU, then pooling) in float64."""
-    x = glyphs[..., None].astype(np.float64)
-    i = 1
-    while f"conv{i}_w" in params:
-        w, b = params[f"conv{i}_w"].astype(np.float64), params[f"conv{i}_b"]
-        cin, cout = x.shape[3], w.shape[1]
-        w = w.reshape(cin, 3, 3, cout)
-        xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
-        h, wd = x.shape[1:3]
-        y = np.zeros((x.shape[0], h, wd, cout))
-        for dy in range(3):
-            for dx in range(3):
-                y += np.einsum("nhwc,co->nhwo", xp[:, dy : dy + h, dx : dx + wd], w[:, dy, dx])
-        y = np.maximum(y + b, 0)
-        h2, w2 = h // 2, wd // 2
-        x = y[:, : 2 * h2, : 2 * w2].reshape(-1, h2, 2, w2, 2, cout).max(axis=(2, 4))
-        i += 1
-    x = np.maximum(x.reshape(len(x), -1) @ params["fc1_w"] + params["fc1_b"], 0)
-    return x @ params["fc2_w"] + params["fc2_b"]
+@needs_photos
+@pytest.mark.parametrize("index", [0, 7, 20, 41])
+def test_real_training_photos_are_read(index):
+    photos = dataset.photos("train", held_out=False)
+    sample = photos[index * len(photos) // 42]
+    reading = read_photo(load_photo(sample.path), builtin())
+    right = sum(a == b for a, b in zip(reading.board, sample.board, strict=True))
+    assert right >= 79, (sample.name, reading.board, sample.board)
 
 
-@pytest.mark.parametrize("channels, dense", [((16, 32, 64), 128), ((8, 16, 32), 64), ((5, 7), 11)])
-def test_any_widths_read_from_the_weight_shapes(channels, dense):
-    rng = np.random.default_rng(2)
-    params, cin, side = {}, 1, GLYPH
-    for i, cout in enumerate(channels, 1):
-        params[f"conv{i}_w"] = rng.standard_normal((9 * cin, cout)).astype(np.float32) * 0.5
-        params[f"conv{i}_b"] = rng.standard_normal(cout).astype(np.float32) * 0.1
-        cin, side = cout, side // 2
-    params["fc1_w"] = rng.standard_normal((side * side * cin, dense)).astype(np.float32) * 0.1
-    params["fc1_b"] = rng.standard_normal(dense).astype(np.float32) * 0.1
-    params["fc2_w"] = rng.standard_normal((dense, 9)).astype(np.float32) * 0.1
-    params["fc2_b"] = rng.standard_normal(9).astype(np.float32) * 0.1
-    model = NumpyCNN(params)
-    assert model.channels == channels and model.dense == dense
-    glyphs = rng.random((7, GLYPH, GLYPH), dtype=np.float32)
-    want = _reference_logits(params, glyphs)
-    np.testing.assert_allclose(model.logits(glyphs), want, rtol=1e-4, atol=1e-4 * abs(want).max())
+@needs_photos
+def test_real_photos_with_stale_exif_tags_are_read_upright():
+    names = {"image1038", "image1040"}  # README: tagged 'rotate', pixels already upright
+    for sample in dataset.photos("train", held_out=False):
+        if sample.name in names:
+            loaded = load_photo(sample.path)
+            assert loaded.header.orientation == 6
+            reading = read_photo(loaded, builtin())
+            right = sum(a == b for a, b in zip(reading.board, sample.board, strict=True))
+            assert right >= 79, sample.name
 
 
-def test_mismatched_weights_are_refused():
-    params = dict(np.load(MODEL_PATH))
-    params["conv2_b"] = params["conv2_b"][:-1]
-    with pytest.raises(ValueError):
-        NumpyCNN(params)
-    params = dict(np.load(MODEL_PATH))
-    params["fc1_w"] = params["fc1_w"][:-1]
-    with pytest.raises(ValueError):
-        NumpyCNN(params)
+def test_flat_ink_is_not_taken_for_a_digit():
+    """A line of caption text creeping into a cell is wider than tall; digits never are."""
+    caption = np.zeros((28, 28), np.float32)
+    caption[12:16, 4:24] = 1.0
+    one = np.zeros((28, 28), np.float32)
+    one[4:24, 12:15] = 1.0
+    blank = np.zeros((28, 28), np.float32)
+    assert flat_ink(np.stack([caption, one, blank])).tolist() == [True, False, False]
+
+
+def test_faint_glyph_read_with_certainty_counts_as_a_digit_and_a_smudge_does_not():
+    """A washed-out printed digit is kept as a faint glyph; when the recognizer is sure of
+    it, it is a digit. A faint smudge the recognizer cannot place stays an empty cell."""
+    from dataclasses import replace
+
+    image, corners = photo()
+    cells = find_glyphs(cells_of(image, corners))
+    glyphs, filled, ink = cells.images.copy(), cells.filled.copy(), cells.clarity.copy()
+    seven, empty = PUZZLE.index("7"), PUZZLE.index("0")
+    filled[seven], ink[seven] = False, 0.12  # washed out: faint, no longer a sure digit
+    smudge = np.zeros((28, 28), np.float32)
+    smudge[10:18, 8:20] = np.random.default_rng(0).uniform(0.3, 1.0, (8, 12))
+    glyphs[empty], ink[empty] = smudge, 0.12
+    faint = replace(cells, images=glyphs, filled=filled, clarity=ink)
+    board = read_glyphs(faint, builtin()).board
+    assert board == board_from(cell_probabilities(
+        faint, 0, _values(faint)), "123456789")
+    assert board[seven] == "7"
+    assert board[empty] == "0"
+    assert board == PUZZLE
+
+
+def _values(glyphs) -> np.ndarray:
+    """The builtin recognizer's probabilities of every glyph present, blank ones uniform."""
+    values = np.full((81, 9), 1 / 9)
+    values[glyphs.present] = builtin().read(glyphs.images[glyphs.present])
+    return values
+
+
+class _Counting:
+    """A recognizer that counts the glyphs it is asked to read; `sure` makes it read every
+    glyph as a 5 with near certainty instead of asking the builtin model."""
+
+    name = "counting"
+    symbols = "123456789"
+    calibrated = True
+
+    def __init__(self, sure: bool = False):
+        self.sure, self.glyphs = sure, 0
+
+    def read(self, glyphs):
+        self.glyphs += len(glyphs)
+        if not self.sure:
+            return builtin().read(glyphs)
+        probs = np.full((len(glyphs), 9), 1e-4, np.float32)
+        probs[:, 4] = 1 - 8e-4
+        return probs
+
+
+def _read_counting(monkeypatch, image, sure=False, exif=1):
+    """orient with a counting recognizer as the judge; (turns, digits, glyphs, count)."""
+    import pipeline._orientation as orientation
+    from pipeline.grid import find_grid
+
+    counting = _Counting(sure)
+    monkeypatch.setattr(orientation, "builtin", lambda: counting)
+    glyphs = find_glyphs(cells_of(image, find_grid(image)[0]))
+    present = glyphs.present
+    turns, digits = orientation.orient(glyphs.images[present], glyphs.filled[present],
+                                       glyphs.clarity[present], counting, exif)
+    return turns, digits, glyphs, counting.glyphs
+
+
+def test_glyphs_read_with_certainty_settle_the_turn_in_one_reading(monkeypatch):
+    """When the clear glyphs read with near certainty the way the EXIF tag says, the other
+    turns are not read at all."""
+    image, _ = photo()
+    turns, digits, glyphs, count = _read_counting(monkeypatch, image, sure=True, exif=6)
+    assert turns == 3  # the tag's turn, taken at once
+    assert count == len(digits) == int(glyphs.present.sum())
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_a_turned_photo_is_read_in_the_other_turns_too(monkeypatch, turns):
+    image, _ = photo(turns=turns)
+    found, digits, glyphs, count = _read_counting(monkeypatch, image)
+    assert found == (-turns) % 4
+    assert len(digits) == int(glyphs.present.sum())
+    assert count >= 2 * len(digits)
+
+
+def test_a_faint_glyph_in_pieces_is_never_sure():
+    """Halftone shading or a stain leaves a faint glyph in several pieces, which the
+    recognizer may read as some digit with near certainty; only a faint glyph in one piece,
+    as a printed digit is, can be taken for a digit on that certainty."""
+    whole = np.zeros((28, 28), np.float32)
+    whole[4:24, 12:16] = 0.8  # a faint 1
+    dots = np.zeros((28, 28), np.float32)
+    dots[4:10, 4:10] = dots[12:18, 16:22] = dots[20:26, 6:12] = 0.8  # three blots
+    speck = whole.copy()
+    speck[2, 2] = 0.8  # a stray pixel beside a digit does not split it
+    np.testing.assert_array_equal(one_piece(np.stack([whole, dots, speck])), [True, False, True])
+    assert not one_piece(np.zeros((1, 28, 28), np.float32))[0]

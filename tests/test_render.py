@@ -1,19 +1,23 @@
-"""Stage 8 alone: the solution goes into every empty cell, in perspective; givens untouched."""
+"""Stage render alone: symbols go into the cells asked for, in perspective, in the print's
+style; nothing else is touched; the result is upright."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
-from pipeline.cells import extract_glyphs
-from pipeline.read import Reading
-from pipeline.render import INK, render
+from pipeline.products import Drawing, Style
+from pipeline.render import INK, RING, place, render, symbol_patch
+from pipeline.square import cut_square
+from pipeline.stages import outline_at
 from tests.synth import PUZZLE, SOLUTION, photo
 
 
 def cell_masks(corners: np.ndarray, shape: tuple[int, int], inset: float) -> list[np.ndarray]:
-    """Image-frame mask of each cell of the upright board (flat grid mapped by the corners)."""
+    """Image-frame mask of each cell of the square (flat grid mapped by the corners)."""
     flat = np.array([[0, 0], [9, 0], [9, 9], [0, 9]], np.float32)
     to_image = cv2.getPerspectiveTransform(flat, corners.astype(np.float32))
     masks = []
@@ -28,26 +32,30 @@ def cell_masks(corners: np.ndarray, shape: tuple[int, int], inset: float) -> lis
     return masks
 
 
-def reading_of(image: np.ndarray, corners: np.ndarray, board: str, turns: int = 0) -> Reading:
-    cells = extract_glyphs(image, corners)
-    probs = np.zeros((81, 10))
-    return Reading(board, probs, corners, cells, turns, 1.0)
+def geometry_of(image: np.ndarray, corners: np.ndarray, turns: int = 0):
+    return replace(cut_square(outline_at(image, corners)).geometry, turns=turns)
 
 
-def red_pixels(before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """Pixels the rendering turned towards the ink colour."""
+def solution_drawing(board: str = PUZZLE, solution: str = SOLUTION, style=None) -> Drawing:
+    style = Style() if style is None else style
+    return Drawing({k: s for k, (b, s) in enumerate(zip(board, solution, strict=True))
+                    if b == "0"}, (), style)
+
+
+def towards(colour, before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """Pixels the rendering turned towards a colour."""
     diff = after.astype(int) - before.astype(int)
-    towards = np.sign(np.array(INK) - before.astype(int))
-    return ((diff * towards).sum(axis=2) > 60)
+    direction = np.sign(np.array(colour) - before.astype(int))
+    return (diff * direction).sum(axis=2) > 60
 
 
 @pytest.mark.parametrize("size", [(640, 480), (1600, 1200)])
 def test_fills_every_empty_cell_and_leaves_givens_alone(size):
     image, corners = photo(size=size)
-    annotated = render(image, reading_of(image, corners, PUZZLE), SOLUTION)
+    annotated = render(image, geometry_of(image, corners), solution_drawing())
     assert annotated.shape == image.shape and annotated.dtype == np.uint8
     changed = np.any(annotated != image, axis=2)
-    red = red_pixels(image, annotated)
+    red = towards(INK, image, annotated)
     outer = cell_masks(corners, image.shape[:2], inset=-0.02)
     inner = cell_masks(corners, image.shape[:2], inset=0.1)
     empties = [k for k, ch in enumerate(PUZZLE) if ch == "0"]
@@ -60,19 +68,59 @@ def test_fills_every_empty_cell_and_leaves_givens_alone(size):
             assert not changed[inner[k]].any(), f"given in cell {k} was drawn over"
 
 
-def test_digits_follow_the_board_orientation():
-    """On a photo turned a quarter, each digit is drawn upright relative to the paper."""
+def test_symbols_sit_where_the_print_sits_and_are_as_heavy():
+    """The drawn ink's centre is the cell's centre moved by the style's offset, and a
+    heavier style puts more ink down."""
+    image, corners = photo(size=(1600, 1200))
+    geometry = geometry_of(image, corners)
+    empties = [k for k, ch in enumerate(PUZZLE) if ch == "0"]
+    masks = cell_masks(corners, image.shape[:2], inset=0.0)
+    side = np.linalg.norm(corners[1] - corners[0]) / 9
+    inked = {}
+    for name, style in (("centred", Style((0.4, 0.5), 0.05, (0.0, 0.0))),
+                        ("low", Style((0.4, 0.5), 0.05, (0.0, 0.15))),
+                        ("heavy", Style((0.4, 0.5), 0.12, (0.0, 0.0)))):
+        out = render(image, geometry, solution_drawing(style=style))
+        red = towards(INK, image, out)
+        inked[name] = red.sum()
+        shifts = []
+        for k in empties[:10]:
+            ys, xs = np.nonzero(red & masks[k])
+            cy, cx = np.nonzero(masks[k])
+            shifts.append(((ys.mean() - cy.mean()) / side, (xs.mean() - cx.mean()) / side))
+        dy, dx = np.median(np.array(shifts), axis=0)
+        expected = style.offset[1]
+        assert dy == pytest.approx(expected, abs=0.04), name
+        assert dx == pytest.approx(0.0, abs=0.04), name
+    assert inked["heavy"] > 1.5 * inked["centred"]
+
+
+def test_rings_mark_the_cells_asked_for():
+    image, corners = photo()
+    drawing = Drawing({}, (0, 1), Style())
+    out = render(image, geometry_of(image, corners), drawing)
+    orange = towards(RING, image, out)
+    masks = cell_masks(corners, image.shape[:2], inset=-0.02)
+    assert orange[masks[0]].sum() > 10 and orange[masks[1]].sum() > 10
+    assert not orange[~(masks[0] | masks[1])].any()
+
+
+def test_the_result_is_turned_upright():
+    """On a photo of a board turned a quarter, the result is the photo turned upright, and
+    each digit is upright on the paper."""
     image, corners = photo(turns=1)
-    flat_board = "0" * 81
-    annotated = render(image, reading_of(image, corners, flat_board, turns=3), "7" * 81)
-    upright = render(image, reading_of(image, corners, flat_board, turns=0), "7" * 81)
-    assert not np.array_equal(annotated, upright)
+    geometry = geometry_of(image, corners, turns=3)
+    out = render(image, geometry, Drawing({k: "7" for k in range(81)}, (), Style()))
+    assert out.shape == (image.shape[1], image.shape[0], 3)
+    back = np.rot90(out, -3)
+    sideways = render(image, replace(geometry, turns=0), Drawing({k: "7" for k in range(81)}))
+    assert not np.array_equal(back, sideways)
 
 
 def test_input_image_is_not_modified():
     image, corners = photo()
     copy = image.copy()
-    render(image, reading_of(image, corners, PUZZLE), SOLUTION)
+    render(image, geometry_of(image, corners), solution_drawing())
     assert np.array_equal(image, copy)
 
 
@@ -81,37 +129,46 @@ def test_real_photo_gets_every_empty_cell_filled_and_givens_untouched(name):
     """On real photos (shipped in sample_images/), in the upright frame the digits say."""
     from pathlib import Path
 
+    from pipeline._cnn import builtin
     from pipeline.load import load_photo
-    from pipeline.read import read_board
-    from pipeline.recognize import builtin
-    from solver import solve
+    from pipeline.solve import solve_reading
+    from pipeline.stages import drawing, read_photo
 
     path = Path(__file__).resolve().parent.parent / "sample_images" / name
     loaded = load_photo(path)
-    reading = read_board(loaded.pixels, builtin(), loaded.header.orientation)
-    solution = solve(reading.board)
-    assert solution is not None
-    annotated = render(loaded.pixels, reading, solution)
-    red = red_pixels(loaded.pixels, annotated)
+    reading = read_photo(loaded, builtin())
+    solved = solve_reading(reading)
+    assert solved.status == "solved"
+    turns = reading.geometry.turns
+    annotated = np.rot90(render(loaded.pixels, reading.geometry, drawing(solved, reading)),
+                         -turns)
+    red = towards(INK, loaded.pixels, annotated)
     changed = np.any(annotated != loaded.pixels, axis=2)
     # Cell quads in the image frame, indexed by the square's own (unturned) cells.
-    masks = cell_masks(reading.corners, loaded.pixels.shape[:2], inset=0.2)
+    masks = cell_masks(reading.geometry.corners, loaded.pixels.shape[:2], inset=0.2)
+    order = reading.geometry.upright_order()
     for upright, ch in enumerate(reading.board):
-        square_cell = int(reading.order[upright])
+        square_cell = int(order[upright])
         if ch == "0":
             assert red[masks[square_cell]].sum() > 5, f"empty cell {upright} not filled"
         else:
             assert not changed[masks[square_cell]].any(), f"given {upright} drawn over"
 
 
-def test_place_centres_a_patch_in_its_cell_and_crops_it_to_the_cell():
-    from pipeline.render import place
+def test_a_symbol_patch_is_its_ink_at_the_height_and_stroke_asked():
+    patch = symbol_patch("1", 40, 4)
+    assert patch.shape[0] == 40 and not patch.flags.writeable
+    rows = (patch > 128).sum(axis=1)
+    assert 3 <= np.median(rows[15:-6]) <= 6  # the 1's stem, about 4 px wide
+    assert symbol_patch("8", 40, 4).shape[1] > patch.shape[1]
 
+
+def test_place_centres_a_patch_and_crops_it_to_the_plane():
     plane = np.zeros((10, 12), np.uint8)
-    place(plane, np.full((4, 4), 7, np.uint8), (2, 8, 0, 6))  # smaller: centred
+    place(plane, np.full((4, 4), 7, np.uint8), (3.0, 5.0))  # centred on x 3, y 5
     assert plane[3:7, 1:5].all() and plane.sum() == 7 * 16
     plane[:] = 0
     big = np.arange(36, dtype=np.uint8).reshape(6, 6) + 1
-    place(plane, big, (0, 4, 8, 12))  # larger: its middle 4x4 is kept, nothing spills
-    np.testing.assert_array_equal(plane[0:4, 8:12], big[1:5, 1:5])
+    place(plane, big, (11.0, 1.0))  # over the corner: what lies outside is cut off
+    np.testing.assert_array_equal(plane[0:4, 8:12], big[2:6, 0:4])
     assert plane[:, :8].sum() == 0 and plane[4:].sum() == 0

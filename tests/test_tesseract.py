@@ -18,7 +18,7 @@ import pytesseract
 import pytest
 
 from pipeline import tesseract as engine
-from pipeline.cells import GLYPH, normalise_glyph
+from pipeline._glyph import GLYPH, normalise_glyph
 from pipeline.errors import EngineFailure, MissingDependency
 
 FONTS = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX]

@@ -1,4 +1,5 @@
-"""Stage 3: the grid's lines measured band by band, their crossings, and the mesh cut."""
+"""Stage square: the grid warped to a square, its lines measured band by band, their
+crossings, and the mesh cut."""
 
 from __future__ import annotations
 
@@ -6,8 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline.cells import MARGIN, SQUARE, extract_glyphs, warp_grid, warp_mesh
-from pipeline.lattice import (
+from pipeline._lattice import (
     band_positions,
     band_profiles,
     crossings,
@@ -16,7 +16,9 @@ from pipeline.lattice import (
     mesh_points,
     straight_lines,
 )
-from tests.synth import PUZZLE, photo
+from pipeline.square import MARGIN, SQUARE, cut_square, locate_lattice, warp_grid, warp_mesh
+from pipeline.stages import outline_at
+from tests.synth import PUZZLE, cells_of, draw_grid, example_board, photo, photo_of
 
 STEP = (SQUARE - 1) / 9
 
@@ -82,7 +84,7 @@ def test_crossings_of_slanted_lines_and_a_mesh_only_when_they_stray():
     for tilt, strays in ((0.0, False), (0.03, True)):
         ink = lattice_ink(tilt)
         found = crossings(ink, straight_cut(), MARGIN)
-        ideal = ideal_crossings(SQUARE)
+        ideal = ideal_crossings(SQUARE, 9)
         expected = ideal + tilt * ideal[..., ::-1]  # x += tilt y, y += tilt x (to first order)
         np.testing.assert_allclose(found, expected, atol=1.0 + 40 * tilt**2 * SQUARE)
         points = mesh_points(ink, straight_cut(), MARGIN)
@@ -100,7 +102,7 @@ def test_too_little_seen_gives_no_mesh():
 def test_a_mesh_on_the_ideal_crossings_cuts_what_the_straight_warp_cuts():
     image, corners = photo()
     straight, homography = warp_grid(image[:, :, 0], corners, margin=MARGIN)
-    ideal = ideal_crossings(SQUARE).reshape(-1, 1, 2)
+    ideal = ideal_crossings(SQUARE, 9).reshape(-1, 1, 2)
     points = cv2.perspectiveTransform(ideal, np.linalg.inv(homography)).reshape(10, 10, 2)
     meshed, refit = warp_mesh(image[:, :, 0], points, SQUARE, MARGIN)
     assert meshed.shape == straight.shape == (SQUARE + 2 * MARGIN,) * 2
@@ -122,7 +124,41 @@ def test_a_misplaced_corner_is_corrected_by_the_mesh(corner):
     side = np.linalg.norm(corners[1] - corners[0]) / 9
     wrong = corners.copy()
     wrong[corner] += np.array([0.3, -0.3] if corner % 2 else [-0.3, 0.3]) * side
-    cells = extract_glyphs(image, wrong)
+    cells = cells_of(image, wrong)
     np.testing.assert_array_equal(cells.filled, np.array([c != "0" for c in PUZZLE]))
-    moved = np.hypot(*(cells.corners - corners).T)
+    moved = np.hypot(*(cells.geometry.corners - corners).T)
     assert moved[corner] < 0.12 * side  # was 0.42 of a cell off
+
+
+def test_warp_grid_maps_corners_to_square_corners():
+    board = example_board()
+    photo, corners = photo_of(draw_grid(board))
+    square, hom = warp_grid(photo, corners, size=450)
+    assert square.shape == (450, 450) and square.dtype == np.uint8
+    mapped = cv2.perspectiveTransform(corners[None], hom)[0]
+    np.testing.assert_allclose(mapped, [[0, 0], [449, 0], [449, 449], [0, 449]], atol=1e-3)
+
+
+def test_warp_grid_from_large_photo_keeps_thin_lines():
+    board = example_board()
+    grid = draw_grid(board, cell=300)  # a 12 MP-like view: 2700 px grid
+    m = 300
+    corners = np.array([[m, m], [m + 2700, m], [m + 2700, m + 2700], [m, m + 2700]], np.float32)
+    square, _ = warp_grid(grid, corners)
+    xs, ys = locate_lattice(square, 9)
+    np.testing.assert_allclose(xs, np.linspace(0, SQUARE - 1, 10), atol=3)
+    np.testing.assert_allclose(ys, np.linspace(0, SQUARE - 1, 10), atol=3)
+
+
+def test_the_stage_hands_on_the_square_its_ink_and_geometry():
+    board = example_board()
+    image, corners = photo_of(draw_grid(board))
+    square = cut_square(outline_at(image, corners))
+    assert square.grey.shape == square.ink.shape == (SQUARE, SQUARE)
+    assert 0 <= square.ink.min() and square.ink.max() <= 1
+    geometry = square.geometry
+    assert geometry.side == SQUARE and len(geometry.lattice[0]) == 10
+    mapped = cv2.perspectiveTransform(corners[None], geometry.homography)[0]
+    np.testing.assert_allclose(mapped, [[0, 0], [SQUARE - 1, 0], [SQUARE - 1] * 2,
+                                        [0, SQUARE - 1]], atol=1e-2)
+    assert square.stroke >= 0.1

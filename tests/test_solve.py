@@ -1,14 +1,40 @@
-"""Correction of misread boards: planted misreads with planted probabilities."""
+"""Stage solve: the board used, corrected with the solver's help (planted misreads with
+planted probabilities), and a second look at blank cells."""
 
 from __future__ import annotations
 
 import time
 
 import numpy as np
+import pytest
 
-from pipeline.correct import board_probability, correct, settle
+from pipeline._correct import board_probability, correct, disputed_blanks
+from pipeline._windows import window_bounds
+from pipeline.products import CellInk, Geometry, Reading, Style
+from pipeline.solve import SEARCH_NODES, solve_board, solve_reading
 from solver import count_solutions
-from tests.synth import PUZZLE, SOLUTION
+from solver.size import NINE
+from tests.synth import PUZZLE, SOLUTION, faint_photo, photo, read_image
+
+DIGITS = "123456789"
+
+
+def reading_of(board: str, probs: np.ndarray, calibrated: bool = True) -> Reading:
+    """A Reading of `board` with the given probabilities, on blank paper (a second look
+    finds nothing there)."""
+    lattice = (np.linspace(0, 359, 10), np.linspace(0, 359, 10))
+    geometry = Geometry(NINE, np.zeros((4, 2), np.float32), np.eye(3), lattice, 360)
+    filled = np.array([ch != "0" for ch in board])
+    ink = CellInk(np.zeros((360, 360), np.float32), window_bounds(lattice, 360),
+                  np.zeros(81), filled)
+    classes = np.column_stack([probs[:, 0], 1 - probs[:, 0]])
+    return Reading(board, probs, classes, calibrated, ink, geometry, Style())
+
+
+def settle(board: str, probs: np.ndarray, enabled: bool = True):
+    """The solve stage on a planted reading: (board used, corrections, solved)."""
+    solved = solve_reading(reading_of(board, probs), enabled)
+    return solved.board, solved.corrections, solved
 
 
 def confident(board: str, p: float = 0.995) -> np.ndarray:
@@ -34,6 +60,7 @@ def test_a_uniquely_solvable_board_is_never_changed():
     probs[0] = 0.1  # even a doubtful cell stays as read when the board is fine
     board, fixes, outcome = settle(PUZZLE, probs)
     assert board == PUZZLE and fixes == () and outcome.status == "solved"
+    assert outcome.solution == SOLUTION and outcome.read == PUZZLE
 
 
 def test_one_misread_digit_is_corrected():
@@ -42,7 +69,9 @@ def test_one_misread_digit_is_corrected():
     used, fixes, outcome = settle(board, probs)
     assert used == PUZZLE and outcome.solution == SOLUTION
     (fix,) = fixes
-    assert fix.as_dict() == {"cell": "r1c1", "read": "3", "used": "5", "probability": 0.35}
+    assert (fix.cell, fix.read, fix.used) == (0, "3", "5")
+    assert fix.probability == pytest.approx(0.35)
+    assert outcome.read == board  # the board as read is kept beside the board used
 
 
 def test_two_misreads_are_corrected():
@@ -51,7 +80,7 @@ def test_two_misreads_are_corrected():
     board = misread(board, probs, 80, "7", p_read=0.5, p_true=0.45)
     used, fixes, _ = settle(board, probs)
     assert used == PUZZLE
-    assert [f.as_dict()["cell"] for f in fixes] == ["r1c2", "r9c9"]
+    assert [f.cell for f in fixes] == [1, 80]
 
 
 def test_a_missed_digit_is_restored():
@@ -76,9 +105,11 @@ def test_correction_can_be_turned_off():
 def test_the_most_probable_fix_wins():
     probs = confident(PUZZLE)
     board = misread(PUZZLE, probs, 0, "3", p_read=0.5, p_true=0.45)
-    fixed = correct(board, probs)
+    fixed = correct(board, probs, DIGITS)
     assert fixed is not None
-    assert board_probability(fixed.board, probs) > board_probability(board, probs) * 0.5
+    used, _, outcome = fixed
+    assert used == PUZZLE and outcome.solution == SOLUTION
+    assert board_probability(used, probs, DIGITS) > board_probability(board, probs, DIGITS) * 0.5
 
 
 def test_bounded_time_on_hopeless_boards():
@@ -113,7 +144,6 @@ def test_an_ambiguous_fix_is_refused():
 def test_disputed_blanks_are_every_blank_the_solutions_disagree_on():
     """Not only where the first two solutions found differ: a missed given often agrees in
     those two and differs only in later ones, and then it would never be read again."""
-    from pipeline.correct import disputed_blanks
     from solver.search import find_solutions
 
     rng = np.random.default_rng(3)
@@ -126,7 +156,48 @@ def test_disputed_blanks_are_every_blank_the_solutions_disagree_on():
         if not 2 <= len(every) <= 50:
             continue
         truth = [c for c in range(81) if board[c] == "0" and len({s[c] for s in every}) > 1]
-        assert disputed_blanks(board) == truth
+        assert disputed_blanks(board, SEARCH_NODES) == truth
         assert SOLUTION in every
         checked += 1
     assert checked >= 5
+
+
+def test_rereading_blanks_leaves_bare_paper_alone_and_finds_a_faint_digit():
+    """A re-read blank counts as a faint digit only with ink above the empty cells' and a
+    sure reading; bare paper keeps its reading, so correction cannot find digits in grain."""
+    from pipeline._second_look import second_look
+
+    image, _ = photo()
+    reading = read_image(image)
+    blanks = [i for i, ch in enumerate(reading.board) if ch == "0"]
+    probs = second_look(reading, blanks)
+    np.testing.assert_array_equal(probs, reading.probabilities)
+
+    cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0")
+    faint = read_image(faint_photo(cell))
+    assert faint.board[cell] == "0"  # too faint to be read at once
+    again = second_look(faint, [cell])
+    assert again[cell, 1:].argmax() + 1 == int(PUZZLE[cell])
+    assert again[cell, 0] < faint.probabilities[cell, 0]
+
+
+def test_a_faint_digit_is_found_by_the_second_look_and_the_board_solved():
+    """The whole stage: a board with several solutions because a faint given was missed
+    looks again at the blanks in dispute, and is corrected to the printed puzzle."""
+    cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0"
+                and count_solutions(PUZZLE[:i] + "0" + PUZZLE[i + 1 :]) > 1)
+    solved = solve_reading(read_image(faint_photo(cell)))
+    assert solved.status == "solved" and solved.solution == SOLUTION
+    assert [(c.cell, c.read, c.used) for c in solved.corrections] == [(cell, "0", PUZZLE[cell])]
+
+
+def test_a_board_given_by_hand_is_solved_as_given_and_checked():
+    from pipeline.errors import InvalidBoard
+
+    reading = reading_of(PUZZLE, np.full((81, 10), 0.1))
+    solved = solve_board(PUZZLE.replace("0", "."), reading)
+    assert solved.status == "solved" and solved.solution == SOLUTION and solved.confidence == 1
+    with pytest.raises(InvalidBoard):
+        solve_board("12345", reading)
+    with pytest.raises(InvalidBoard):
+        solve_board(PUZZLE[:16], reading)  # a 4x4 board for a 9x9 photo

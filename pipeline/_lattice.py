@@ -1,14 +1,14 @@
-"""Stage 3: where the grid's lines run in the warped square, and where they cross.
+"""Where the grid's lines run in the warped square, and where they cross (stage square).
 
-The square is cut along ten lines each way, found as peaks of long straight ink runs near
-their evenly spaced places (curved paper spaces them unevenly). That assumes the lines run
-straight across the square, which holds only when the grid's outline was found exactly: a
-faint or cut-off border, a corner misplaced by a fraction of a cell, or paper curled at
-one corner leaves the lines slanted, and cells cut straight catch a neighbour's ink or lose
-their own. So each line is also measured band by band across the square (warped with a
-margin, so a border the outline cut off is still seen) and fitted as a straight line of its
-own slope; where their 100 crossings stray from the straight cut, the grid is cut again
-through a mesh on those crossings.
+The square is cut along n + 1 lines each way (n cells a side), found as peaks of long
+straight ink runs near their evenly spaced places (curved paper spaces them unevenly).
+That assumes the lines run straight across the square, which holds only when the grid's
+outline was found exactly: a faint or cut-off border, a corner misplaced by a fraction of
+a cell, or paper curled at one corner leaves the lines slanted, and cells cut straight
+catch a neighbour's ink or lose their own. So each line is also measured band by band
+across the square (warped with a margin, so a border the outline cut off is still seen)
+and fitted as a straight line of its own slope; where their crossings stray from the
+straight cut, the grid is cut again through a mesh on those crossings.
 """
 
 from __future__ import annotations
@@ -23,14 +23,27 @@ REACH = 0.25  # of a cell: how far from its overall position a line is sought in
 STRAY = 0.2  # of a cell: a seen crossing this far from the straight cut calls for the mesh
 OUTLIER = 0.3  # of a cell: a crossing this far from the perspective through the others is
 # taken for a misreading (a digit's stroke beside a faint line) and replaced by it
+RUN = 1 / 18  # of the square: a straight run this long is a line's, not a digit's stroke
+LINE_INK = 0.5  # of the strongest strokes' ink: a line's pixels are at least this dark
+LEAST_STRONG = 0.05  # ... of an ink map whose strongest strokes are at least this dark
+LINE_SPAN = 0.25  # of the square: a line's profile peak covers at least this much of it
+SNAP_REACH = 0.3  # of a cell: how far from its evenly spaced place a line is looked for
+NEAR_TOP = 0.8  # of the highest peak nearby: a peak this high counts, the nearest wins
+THINNEST = 0.5  # of a cell: a cell thinner than this means a line was misplaced
+AGREEING = 0.3  # share of the crossings that must agree on one perspective for a mesh ...
+SPREAD = 2 / 3  # ... spread over this share of the cells each way
+CLEAR_RISE = 2.5  # a clear peak in a band is this many times the window's median ink ...
+CLEAR_STEP = 0.04  # ... and this much above it ...
+CLEAR_SHARE = 0.5  # ... and at least this share of the window's highest
+MIN_BANDS = 3  # a line seen in fewer bands is not fitted
 
 
 def line_profiles(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarray]:
     """Column and row profiles of long straight ink runs (grid lines, not digits);
     `strong` is the ink of the square's darkest strokes (its 99th percentile)."""
     size = ink.shape[0]
-    run = max(3, size // 18)
-    binary = (ink > 0.5 * max(strong, 0.05)).astype(np.uint8)
+    run = max(3, int(size * RUN))
+    binary = (ink > LINE_INK * max(strong, LEAST_STRONG)).astype(np.uint8)
     vertical = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
     horizontal = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
     columns = cv2.reduce(vertical, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32F).ravel()
@@ -38,18 +51,19 @@ def line_profiles(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarra
     return columns, rows
 
 
-def snap_lines(profile: np.ndarray, size: int) -> np.ndarray:
-    """10 line positions: the profile's peak near each evenly spaced guess, else the guess."""
-    guesses = np.linspace(0, size - 1, 10)
-    cell = size / 9
+def snap_lines(profile: np.ndarray, size: int, n: int) -> np.ndarray:
+    """n + 1 line positions: the profile's peak near each evenly spaced guess, else the
+    guess."""
+    guesses = np.linspace(0, size - 1, n + 1)
+    cell = size / n
     smooth = np.convolve(profile, np.ones(3, np.float32) / 3, mode="same")
-    enough = 0.25 * size  # a line covers at least a quarter of the square
+    enough = LINE_SPAN * size
     lines = guesses.copy()
     for i, g in enumerate(guesses):
-        lo, hi = int(max(0, g - 0.3 * cell)), int(min(size, g + 0.3 * cell + 1))
+        lo, hi = int(max(0, g - SNAP_REACH * cell)), int(min(size, g + SNAP_REACH * cell + 1))
         window = smooth[lo:hi]
         if window.size and window.max() >= enough:
-            peaks = np.flatnonzero(window >= 0.8 * window.max())
+            peaks = np.flatnonzero(window >= NEAR_TOP * window.max())
             lines[i] = lo + peaks[np.argmin(np.abs(lo + peaks - g))]
     return even_where_crossed(lines, guesses, cell)
 
@@ -57,23 +71,25 @@ def snap_lines(profile: np.ndarray, size: int) -> np.ndarray:
 def even_where_crossed(lines: np.ndarray, guesses: np.ndarray, cell: float) -> np.ndarray:
     """Fall back to the guess for lines that would make a cell implausibly thin."""
     out = lines.astype(np.float32)
-    for i in range(1, 10):
-        if out[i] - out[i - 1] < 0.5 * cell:
+    for i in range(1, len(out)):
+        if out[i] - out[i - 1] < THINNEST * cell:
             out[i] = guesses[i]
     return out
 
 
-def lattice_from_ink(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarray]:
-    """x and y positions (10 each, ascending) of the grid lines in the square's ink map;
+def lattice_from_ink(
+    ink: np.ndarray, strong: float, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """x and y positions (n + 1 each, ascending) of the grid lines in the square's ink map;
     not assumed evenly spaced; even spacing where a line is not found."""
     cols, rows = line_profiles(ink, strong)
     size = ink.shape[0]
-    return snap_lines(cols, size), snap_lines(rows, size)
+    return snap_lines(cols, size, n), snap_lines(rows, size, n)
 
 
-def ideal_crossings(size: int) -> np.ndarray:
-    """(10, 10, 2): where line crossing [row j, column i] lies in a perfect square, (x, y)."""
-    at = np.linspace(0, size - 1, 10)
+def ideal_crossings(size: int, n: int) -> np.ndarray:
+    """(n + 1, n + 1, 2): where crossing [row j, column i] lies in a perfect square, x, y."""
+    at = np.linspace(0, size - 1, n + 1)
     return np.stack(np.meshgrid(at, at), axis=-1)
 
 
@@ -92,7 +108,7 @@ def band_profiles(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def band_positions(profiles: np.ndarray, lines: np.ndarray, cell: float) -> np.ndarray:
-    """(20, BANDS) sub-pixel position of each line (10 vertical, then 10 horizontal) in
+    """(2 (n + 1), BANDS) sub-pixel position of each line (vertical, then horizontal) in
     each band of band_profiles: of the profile's clear peaks within REACH of the line's
     overall position, the nearest to it; else nan.
 
@@ -102,7 +118,8 @@ def band_positions(profiles: np.ndarray, lines: np.ndarray, cell: float) -> np.n
     reach = int(round(REACH * cell))
     n = profiles.shape[1] // 2
     offsets = np.arange(-reach, reach + 1)
-    second = (np.arange(lines.size) >= 10)[:, None] * n  # the row profiles follow the columns'
+    # the row profiles follow the columns'
+    second = (np.arange(lines.size) >= lines.size // 2)[:, None] * n
     at = np.clip(np.round(lines).astype(int)[:, None] + offsets, 1, n - 2)
     at = at + second  # (lines, window) into the profiles
     ink = profiles[:, at]  # (bands, lines, window)
@@ -112,9 +129,9 @@ def band_positions(profiles: np.ndarray, lines: np.ndarray, cell: float) -> np.n
     clear = (
         (ink >= before)
         & (ink > after)
-        & (ink >= 2.5 * base)
-        & (ink - base >= 0.04)
-        & (ink >= 0.5 * ink.max(axis=2, keepdims=True))
+        & (ink >= CLEAR_RISE * base)
+        & (ink - base >= CLEAR_STEP)
+        & (ink >= CLEAR_SHARE * ink.max(axis=2, keepdims=True))
     )
     clear[..., 0] = clear[..., -1] = False  # a peak at the window's edge may lie beyond it
     nearest = np.where(clear, np.abs(offsets), reach + 1).argmin(axis=2)
@@ -136,7 +153,7 @@ def straight_lines(positions: np.ndarray, centres: np.ndarray) -> np.ndarray:
     slopes = (positions[:, second] - positions[:, first]) / (centres[second] - centres[first])
     slope = _median_of_seen(slopes)
     offset = _median_of_seen(positions - slope[:, None] * centres)
-    enough = (~np.isnan(positions)).sum(axis=1) >= 3
+    enough = (~np.isnan(positions)).sum(axis=1) >= MIN_BANDS
     return np.where(enough[:, None], np.column_stack([offset, slope]), np.nan)
 
 
@@ -152,15 +169,17 @@ def _median_of_seen(values: np.ndarray) -> np.ndarray:
 
 
 def crossings(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray], margin: int) -> np.ndarray:
-    """(10, 10, 2) where vertical line i crosses horizontal line j, at [j, i], as (x, y) in
-    the square without its margin; nan where either line was not seen. `ink` is the ink map
-    of the square warped with `margin` px on every side, `lattice` the straight cut's lines."""
+    """(n + 1, n + 1, 2) where vertical line i crosses horizontal line j, at [j, i], as
+    (x, y) in the square without its margin; nan where either line was not seen. `ink` is
+    the ink map of the square warped with `margin` px on every side, `lattice` the straight
+    cut's lines."""
     size = ink.shape[0] - 2 * margin
     lines = np.concatenate(lattice).astype(np.float64) + margin
+    k = len(lattice[0])  # lines each way
     profiles, centres = band_profiles(ink)
-    fits = straight_lines(band_positions(profiles, lines, size / 9), centres)
-    a, b = fits[None, :10, 0], fits[None, :10, 1]  # vertical line i: x = a + b y
-    c, d = fits[10:, 0, None], fits[10:, 1, None]  # horizontal line j: y = c + d x
+    fits = straight_lines(band_positions(profiles, lines, size / (k - 1)), centres)
+    a, b = fits[None, :k, 0], fits[None, :k, 1]  # vertical line i: x = a + b y
+    c, d = fits[k:, 0, None], fits[k:, 1, None]  # horizontal line j: y = c + d x
     y = (c + d * a) / (1 - d * b)
     return np.stack([a + b * y, y], axis=-1) - margin
 
@@ -168,31 +187,33 @@ def crossings(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray], margin: i
 def mesh_points(
     ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray], margin: int
 ) -> np.ndarray | None:
-    """(10, 10, 2) line crossings in the square to cut the grid through, or None when the
-    straight cut is as good (no seen crossing strays STRAY from it), too little is seen, or
-    a crossing would move more than a cell (a perspective fitted to misreadings).
+    """(n + 1, n + 1, 2) line crossings in the square to cut the grid through, or None when
+    the straight cut is as good (no seen crossing strays STRAY from it), too little is seen,
+    or a crossing would move more than a cell (a perspective fitted to misreadings).
 
     Crossings not seen, or OUTLIER off the perspective that the seen ones agree on (fitted
-    by RANSAC), are placed by that perspective. Too little is at least 30 crossings agreeing,
-    spread over six cells each way."""
+    by RANSAC), are placed by that perspective. Too little is under AGREEING of the
+    crossings agreeing, or spread over less than SPREAD of the cells each way."""
     found = crossings(ink, lattice, margin)
-    cell = (ink.shape[0] - 2 * margin) / 9
+    n = len(lattice[0]) - 1
+    least = AGREEING * (n + 1) ** 2
+    cell = (ink.shape[0] - 2 * margin) / n
     straight = np.stack(np.meshgrid(*lattice), axis=-1)
     off_straight = np.abs(found - straight).max(axis=-1)  # nan where unseen
     seen = ~np.isnan(off_straight)
     strays = np.nan_to_num(off_straight) >= STRAY * cell
-    if not strays.any() or seen.sum() < 30:
+    if not strays.any() or seen.sum() < least:
         return None  # (checked first: the perspective fit below costs more than the rest)
-    ideal = ideal_crossings(ink.shape[0] - 2 * margin)
+    ideal = ideal_crossings(ink.shape[0] - 2 * margin, n)
     perspective, agree = cv2.findHomography(
         ideal[seen].astype(np.float32), found[seen].astype(np.float32), cv2.RANSAC, 0.1 * cell
     )
     if perspective is None:
         return None
     agreed = ideal[seen][agree.ravel().astype(bool)]
-    if len(agreed) < 30 or min(np.ptp(agreed, axis=0)) < 6 * cell:
+    if len(agreed) < least or min(np.ptp(agreed, axis=0)) < SPREAD * n * cell - 1e-6:
         return None
-    placed = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), perspective).reshape(10, 10, 2)
+    placed = cv2.perspectiveTransform(ideal.reshape(-1, 1, 2), perspective).reshape(ideal.shape)
     trusted = seen & (np.linalg.norm(np.nan_to_num(found) - placed, axis=-1) <= OUTLIER * cell)
     points = np.where(trusted[..., None], found, placed)
     if not np.any(trusted & strays) or not np.all(np.abs(points - straight) <= cell):
@@ -201,13 +222,14 @@ def mesh_points(
 
 
 @functools.cache
-def _weights(size: int, margin: int) -> np.ndarray:
-    """(size + 2 margin, 10) float32: bilinear weights of the 10 line positions for each
-    pixel row (or column) of a square warped with a margin; linear beyond the outer lines."""
-    t = (np.arange(size + 2 * margin) - margin) / ((size - 1) / 9)
-    i = np.clip(np.floor(t).astype(int), 0, 8)
+def _weights(size: int, margin: int, n: int) -> np.ndarray:
+    """(size + 2 margin, n + 1) float32: bilinear weights of the n + 1 line positions for
+    each pixel row (or column) of a square warped with a margin; linear beyond the outer
+    lines."""
+    t = (np.arange(size + 2 * margin) - margin) / ((size - 1) / n)
+    i = np.clip(np.floor(t).astype(int), 0, n - 1)
     f = t - i
-    weights = np.zeros((t.size, 10), np.float32)
+    weights = np.zeros((t.size, n + 1), np.float32)
     weights[np.arange(t.size), i] = 1 - f
     weights[np.arange(t.size), i + 1] = f
     weights.flags.writeable = False  # shared by every call
@@ -216,7 +238,7 @@ def _weights(size: int, margin: int) -> np.ndarray:
 
 def mesh_maps(points: np.ndarray, size: int, margin: int) -> tuple[np.ndarray, np.ndarray]:
     """float32 x and y maps for cv2.remap: where each pixel of the square (with margin)
-    lies, interpolated bilinearly between the (10, 10, 2) line crossings `points`."""
-    weights = _weights(size, margin)
+    lies, interpolated bilinearly between the (n + 1, n + 1, 2) line crossings `points`."""
+    weights = _weights(size, margin, points.shape[0] - 1)
     corners = points.astype(np.float32)
     return weights @ corners[..., 0] @ weights.T, weights @ corners[..., 1] @ weights.T

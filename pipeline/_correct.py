@@ -1,0 +1,146 @@
+"""Read better with the solver's help: the most probable uniquely solvable board.
+
+A printed puzzle has exactly one solution, so a board read from a photo that has none, or
+several, was misread somewhere. Each cell's probabilities say which readings are doubtful;
+the cheapest changes are tried first (one cell, then two), ordered by how much less
+probable they make the board, and the first board the solver proves unique is kept. The
+search is bounded in boards tried and in time; a board that already has one solution is
+never touched.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import time
+
+import numpy as np
+
+from solver import analyse, conflicts
+from solver.search import SearchLimit, find_solutions
+
+from .products import Correction
+
+FLOOR = 1e-3  # readings less probable than this are never tried
+SINGLES = 60  # the most plausible single changes that pairs are built from
+MAX_BOARDS = 1500  # boards handed to the solver at most
+MAX_SECONDS = 1.0  # time spent looking for a fix at most
+MAX_NODES = 2_000  # solver budget per tried board
+WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
+MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
+DISPUTE_SOLUTIONS = 50  # solutions of a board with several compared to find its disputed cells
+PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
+
+Fix = tuple[float, int, str]  # (cost in nats, cell, new symbol)
+
+
+def board_probability(board: str, probabilities: np.ndarray, symbols: str) -> float:
+    """P(every cell is as in `board`), the cells taken as independent; `symbols` are the
+    canonical symbols of the values 1..n (probability column v is value v, 0 empty)."""
+    values = np.array([0 if ch == "0" else symbols.index(ch) + 1 for ch in board])
+    picked = np.clip(probabilities[np.arange(len(board)), values], PROBABLE, 1.0)
+    return float(np.exp(np.log(picked).sum()))
+
+
+def alternatives(board: str, probabilities: np.ndarray, symbols: str) -> list[Fix]:
+    """Every single-cell change as (cost in nats, cell, new symbol), cheapest first."""
+    logp = np.log(np.clip(probabilities, PROBABLE, 1.0))
+    options = []
+    for cell, ch in enumerate(board):
+        read = 0 if ch == "0" else symbols.index(ch) + 1
+        for value in range(len(symbols) + 1):
+            if value != read and probabilities[cell, value] >= FLOOR:
+                symbol = "0" if value == 0 else symbols[value - 1]
+                options.append((float(logp[cell, read] - logp[cell, value]), cell, symbol))
+    options.sort()
+    return options
+
+
+def candidate_changes(board: str, probabilities: np.ndarray, symbols: str):
+    """Sets of one or two changes in order of total cost."""
+    singles = alternatives(board, probabilities, symbols)
+    top = singles[:SINGLES]
+    pairs = (
+        (a[0] + b[0], (a, b))
+        for a, b in itertools.combinations(top, 2)
+        if a[1] != b[1]
+    )
+    ones = ((s[0], (s,)) for s in singles)
+    yield from heapq.merge(ones, sorted(pairs), key=lambda item: item[0])
+
+
+def correct(
+    board: str,
+    probabilities: np.ndarray,
+    symbols: str,
+    max_boards: int = MAX_BOARDS,
+    max_seconds: float = MAX_SECONDS,
+):
+    """The most probable board within two changes that has exactly one solution, with the
+    corrections made and the solver's outcome; None when there is none.
+
+    Every uniquely solvable board found within WINDOW nats of the best one votes for its
+    solution with its probability; a fix is returned only when one solution has at least
+    MIN_SHARE of the votes. When rival fixes give different solutions about as likely,
+    the photo does not say which is right, and guessing would print a wrong solution."""
+    deadline = time.perf_counter() + max_seconds
+    clash_cells = {c for conflict in conflicts(board) for c in conflict.cells}
+    tried = 0
+    votes: dict[str, float] = {}
+    first_for: dict[str, tuple] = {}  # the most probable board for each solution
+    best_cost = None
+    for cost, changes in candidate_changes(board, probabilities, symbols):
+        if best_cost is not None and cost > best_cost + WINDOW:
+            break
+        if tried >= max_boards or time.perf_counter() > deadline:
+            break
+        if clash_cells and not {cell for _, cell, _ in changes} & clash_cells:
+            continue  # leaves a conflict in place
+        candidate = _apply(board, changes)
+        if conflicts(candidate):
+            continue
+        tried += 1
+        outcome = analyse(candidate, limit=2, max_nodes=MAX_NODES)
+        if outcome.status != "solved":
+            continue
+        best_cost = cost if best_cost is None else best_cost
+        votes[outcome.solution] = votes.get(outcome.solution, 0.0) + math.exp(-cost)
+        first_for.setdefault(outcome.solution, (changes, candidate, outcome))
+    if not votes:
+        return None
+    winner = max(votes, key=votes.__getitem__)
+    if votes[winner] < MIN_SHARE * sum(votes.values()):
+        return None  # rival fixes give other solutions about as likely: ambiguous
+    changes, candidate, outcome = first_for[winner]
+    column = {s: i + 1 for i, s in enumerate(symbols)} | {"0": 0}
+    fixes = tuple(
+        Correction(cell, board[cell], value, float(probabilities[cell, column[value]]))
+        for _, cell, value in sorted(changes, key=lambda c: c[1])
+    )
+    return candidate, fixes, outcome
+
+
+def _apply(board: str, changes: tuple[Fix, ...]) -> str:
+    """The board with each (cost, cell, symbol) change made."""
+    cells = list(board)
+    for _, cell, value in changes:
+        cells[cell] = value
+    return "".join(cells)
+
+
+def disputed_blanks(board: str, max_nodes: int) -> list[int]:
+    """Empty cells where the solutions of a board with several disagree (up to
+    DISPUTE_SOLUTIONS of them): a missed given that would make the solution unique must be
+    one of them. Two solutions are not enough: a missed given often agrees in the first two
+    found and differs only in later ones."""
+    found: list[str] = []
+    for limit in (DISPUTE_SOLUTIONS, 2):  # fewer when so many take too long to find
+        try:
+            found, _ = find_solutions(board, limit, max_nodes=max_nodes)
+            break
+        except SearchLimit:
+            continue
+    if len(found) < 2:
+        return []
+    return [c for c in range(len(board)) if board[c] == "0" and len({s[c] for s in found}) > 1]

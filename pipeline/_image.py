@@ -1,0 +1,85 @@
+"""Grey working copies of a photo, for finding the grid: grey, shrunk, stretched, inked.
+
+The grid stage works on a copy whose longest side is about WORK_SIDE px (big enough for
+the grid's lines, small enough to be quick), with its contrast raised when the photo is
+dim or washed out, thresholded locally so that shadows and dim light do not matter.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 800  # longest side of the working copy, px
+INK_DELTA = 7  # grey levels below the local mean that make ink
+LOW_SPAN = 70  # a grey span under this is stretched: the lowest among the training photos is 74
+TYPICAL_SPAN = 110  # median 1st-99th percentile span of the training photos' grey levels
+TYPICAL_LOW = 60  # ... and their median 1st percentile: a stretched photo looks like that
+BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
+
+
+def to_grey(image: np.ndarray) -> np.ndarray:
+    """Grey uint8 view of a BGR, BGRA or grey image."""
+    if image.ndim == 2:
+        return image
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    if image.shape[2] == 1:
+        return image[:, :, 0]
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def downscale(grey: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
+    """Shrink so the longest side is about `side`; returns the copy and the scale back up."""
+    longest = max(grey.shape[:2])
+    if longest <= side:
+        return grey, 1.0
+    step = 1
+    while longest // (2 * step) >= 2 * side:  # cheap pre-decimation for 12 MP photos
+        step *= 2
+    if step > 1:
+        grey = grey[::step, ::step]
+    scale = side / max(grey.shape[:2])
+    h, w = grey.shape[:2]
+    small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return small, longest / max(small.shape[:2])
+
+
+def stretched(grey: np.ndarray) -> np.ndarray:
+    """The grey copy with its contrast raised to that of a typical photo when it is much
+    lower: the ink threshold (INK_DELTA) is in grey levels, so in a dim or washed-out photo
+    (the span between its 1st and 99th percentile under LOW_SPAN) the grid lines would be
+    lost. Photos of ordinary contrast are left exactly as they are."""
+    sample = grey[::4, ::4].ravel()
+    n = sample.size
+    lo_at, hi_at = int(0.01 * (n - 1)), int(0.99 * (n - 1))
+    part = np.partition(sample, (lo_at, hi_at))
+    lo, hi = float(part[lo_at]), float(part[hi_at])
+    if hi - lo >= LOW_SPAN or hi - lo < 1:
+        return grey
+    gain = TYPICAL_SPAN / (hi - lo)
+    return cv2.convertScaleAbs(grey, alpha=gain, beta=TYPICAL_LOW - lo * gain)
+
+
+def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
+    """Binary mask (255 = ink) by local mean threshold, robust to shadows and dim light.
+
+    Ink is a pixel at least `delta` grey levels darker than the mean of its block. This is
+    cv2.adaptiveThreshold (MEAN_C, binary inverted, C = delta) bit for bit, spelt out as a box
+    filter, a saturating subtraction and a threshold: all vectorised, unlike its lookup.
+    """
+    block = max(3, (max(grey.shape) // BLOCKS) | 1)
+    blurred = cv2.GaussianBlur(grey, (3, 3), 0)
+    mean = cv2.boxFilter(blurred, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
+    darker = cv2.subtract(mean, blurred)  # saturates at 0 where the pixel is lighter
+    return cv2.threshold(darker, delta - 1, 255, cv2.THRESH_BINARY)[1]
+
+
+def clamped_box(points: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
+    """x0, y0, x1, y1: the box around `points` grown by a few pixels, clamped to an image of
+    width x height and never empty."""
+    x0, y0 = np.floor(points.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + 3
+    x0, y0 = min(max(int(x0), 0), width - 1), min(max(int(y0), 0), height - 1)
+    x1, y1 = max(min(int(x1), width), x0 + 1), max(min(int(y1), height), y0 + 1)
+    return x0, y0, x1, y1

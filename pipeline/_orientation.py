@@ -1,0 +1,99 @@
+"""Which way up the grid is, judged from its digits (stage recognize).
+
+The builtin recognizer reads the glyphs the way the EXIF tag says; when the clear ones read
+with near certainty, that settles it. Otherwise the clearest glyphs are read in all four
+quarter turns to find the axis, and the two ways along it are told apart on all the clear
+glyphs (1, 8, and 6 turned into 9 read well upside down). The EXIF tag only breaks
+near-ties, because it is often stale.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._cnn import Recognizer, builtin
+
+EXIF_TURNS = {1: 0, 3: 2, 6: 3, 8: 1}  # EXIF orientation -> quarter turns (np.rot90's k)
+EXIF_TIE = 0.05  # mean log-probability margin under which the EXIF tag decides
+ORIENT_SAMPLE = 12  # glyphs read in every turn to judge the orientation
+UPRIGHT_SURE = -0.01  # mean log-probability of the clear glyphs that settles the turn at
+# once (about 99 %): a wrong turn was never measured above -0.055 (docs/benchmarks.md)
+MIN_CLEAR = 8  # fewer clear glyphs never settle the turn at once
+
+
+def turned(glyphs: np.ndarray, turns: int) -> np.ndarray:
+    """Each glyph turned by `turns` quarter turns counter-clockwise."""
+    return np.rot90(glyphs, turns, axes=(1, 2))
+
+
+def orient(
+    glyphs: np.ndarray, filled: np.ndarray, clarity: np.ndarray, engine: Recognizer,
+    exif_orientation: int = 1,
+) -> tuple[int, np.ndarray]:
+    """The quarter turns that make the board upright, and the probabilities of the given
+    glyphs read that way up by `engine`. `filled` marks the clear glyphs, `clarity` how
+    clear each is.
+
+    All glyphs are first read the way the EXIF tag says; when the clear ones read with
+    near certainty (UPRIGHT_SURE) that is the answer, since no other turn reads that well.
+    Otherwise they are also read the other way up (half a turn), and a sample of the
+    clearest glyphs in the two sideways turns. The sample tells the axis (a digit on its
+    side reads badly), but the two ways along it are told apart only on all the clear
+    glyphs: 1, 8 and a 6 turned into a 9 read well either way up, so a few glyphs can
+    mislead. The EXIF tag only breaks near-ties."""
+    preferred = EXIF_TURNS.get(exif_orientation, 0)
+    if len(glyphs) == 0:
+        return preferred, np.zeros((0, len(engine.symbols)), np.float32)
+    judge = builtin()
+    clear = filled if filled.any() else np.ones_like(filled)
+    read = _read_turns(judge, glyphs, (preferred,))
+    if clear.sum() >= MIN_CLEAR and _confidence(read[preferred][clear]) >= UPRIGHT_SURE:
+        turns = preferred
+    else:
+        turns = _judge_turns(judge, glyphs, clarity, clear, preferred, read)
+    if engine is judge:
+        return turns, read[turns]
+    return turns, engine.read(turned(glyphs, turns))
+
+
+def _judge_turns(
+    judge: Recognizer,
+    glyphs: np.ndarray,
+    ink: np.ndarray,
+    clear: np.ndarray,
+    preferred: int,
+    read: dict[int, np.ndarray],
+) -> int:
+    """The turn in which the glyphs read best (see read_digits); `ink` is each glyph's
+    clarity, `read` holds the glyphs read in the preferred turn and receives those of the
+    turns read here."""
+    sample = np.argsort(-ink, kind="stable")[:ORIENT_SAMPLE]  # clearest first
+    opposite = (preferred + 2) % 4
+    read.update(_read_turns(judge, glyphs, (opposite,)))
+    sideways = [(preferred + 1) % 4, (preferred + 3) % 4]
+    trial = judge.read(np.concatenate([turned(glyphs[sample], k) for k in sideways]))
+    on_sample = {preferred: _confidence(read[preferred][sample]) + EXIF_TIE,
+                 opposite: _confidence(read[opposite][sample])}
+    for i, k in enumerate(sideways):
+        on_sample[k] = _confidence(trial[i * sample.size : (i + 1) * sample.size])
+    turns = max(on_sample, key=on_sample.__getitem__)
+    if turns in read:  # upright or upside down: judged on all the clear glyphs
+        upright = _confidence(read[preferred][clear]) + EXIF_TIE
+        return preferred if upright >= _confidence(read[opposite][clear]) else opposite
+    # the tag is wrong by a quarter turn: which one, judged on all the clear glyphs
+    read.update(_read_turns(judge, glyphs, sideways))
+    left, right = (_confidence(read[k][clear]) for k in sideways)
+    return sideways[0] if left >= right else sideways[1]
+
+
+def _read_turns(
+    engine: Recognizer, glyphs: np.ndarray, turns: tuple[int, ...] | list[int]
+) -> dict[int, np.ndarray]:
+    """All glyphs read in each of the given turns, in one batched call."""
+    rows = engine.read(np.concatenate([turned(glyphs, k) for k in turns]))
+    return {k: rows[i * len(glyphs) : (i + 1) * len(glyphs)] for i, k in enumerate(turns)}
+
+
+def _confidence(probs: np.ndarray) -> float:
+    """Mean log-probability of the most likely digit: how readable a set of glyphs is."""
+    return float(np.log(np.clip(probs.max(axis=1), 1e-6, 1.0)).mean())

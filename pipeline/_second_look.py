@@ -1,0 +1,77 @@
+"""A second, closer look at blank cells: was a faint or thin digit taken for paper?
+
+Used when the board read has several solutions: a missed digit must lie in one of the
+blank cells where the solutions disagree. Each such cell's strongest central ink is cut out
+as a glyph whatever its size, read by the builtin recognizer, and weighed by where its ink
+lies between the blank cells' (the paper's grain and specks, typically) and the digits'.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ._cnn import builtin
+from ._components import components
+from ._glyph import GLYPH, normalise_glyph
+from ._orientation import turned
+from ._windows import central_peak
+from .products import Reading
+
+INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
+REREAD_MIN = 0.05  # share of the way from the paper's ink to the digits' that a re-read
+REREAD_SURE = 0.95  # blank must reach, and how sure of one digit the recognizer must be,
+# for the blank to count as holding a faint digit (chosen on training photos with washed-out
+# givens: docs/benchmarks.md, "Washed-out givens")
+HALF_PEAK = 0.5  # of the central peak: the ink that makes the closer look's glyph
+SIZE_TIEBREAK = 0.001  # of its area, a component's nearness to the centre gains per pixel
+
+
+def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
+    """The reading's probabilities with the given blank cells (upright indices) read again,
+    closely; unchanged where the closer look finds nothing to go on."""
+    probs = reading.probabilities.copy()
+    if not cells:
+        return probs
+    ink = reading.ink.ink
+    y0, y1, x0, x1 = (v.tolist() for v in reading.ink.bounds)
+    crops = [ink[a:b, c:d] for a, b in zip(y0, y1, strict=True)
+             for c, d in zip(x0, x1, strict=True)]
+    peaks = np.array([central_peak(crop) for crop in crops])
+    filled = reading.ink.filled
+    level = float(np.median(peaks[filled])) if filled.any() else 1.0
+    paper = float(np.median(peaks[~filled])) if (~filled).any() else 0.0
+    span = max(level - paper, 1e-6)
+    order = reading.geometry.upright_order()
+    turns = reading.geometry.turns
+    glyphs, weights = [], []
+    for cell in cells:
+        crop, peak = crops[int(order[cell])], float(peaks[int(order[cell])])
+        glyphs.append(turned(central_glyph(crop, peak)[None], turns)[0])
+        weights.append(float(np.clip((peak - paper) / span, INK_FLOOR, 0.5)))
+    judge = builtin()
+    columns = [judge.symbols.index(symbol) for symbol in reading.size.symbols]
+    values = judge.read(np.stack(glyphs))[:, columns]
+    for cell, weight, row in zip(cells, weights, values, strict=True):
+        if weight >= REREAD_MIN and row.max() >= REREAD_SURE:  # else nothing to go on
+            probs[cell, 0] = 1.0 - weight
+            probs[cell, 1:] = weight * row
+    return probs
+
+
+def central_glyph(crop: np.ndarray, peak: float) -> np.ndarray:
+    """The ink component nearest the cell's centre, above HALF_PEAK of its central peak, as
+    a glyph."""
+    if peak > 0:
+        binary = (crop > HALF_PEAK * peak).astype(np.uint8)
+    else:
+        binary = np.zeros_like(crop, np.uint8)
+    n, labels, stats, centroids = components(binary)
+    if n <= 1:
+        return np.zeros((GLYPH, GLYPH), np.float32)
+    h, w = crop.shape
+    centre = np.array([w / 2, h / 2])
+    distance = np.linalg.norm(centroids[1:] - centre, axis=1) / max(h, w)
+    size = stats[1:, cv2.CC_STAT_AREA]
+    best = 1 + int(np.argmin(distance - SIZE_TIEBREAK * size))
+    return normalise_glyph(crop, (labels == best).astype(np.uint8))

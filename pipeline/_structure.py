@@ -1,0 +1,77 @@
+"""Does a quad hold a Sudoku grid? Its ink warped to a square and scored for line structure.
+
+A grid of n cells a side has n - 1 inner lines evenly spaced each way, and its cell
+interiors hold no long lines: that rejects 3x3 boxes on their own, kakuro and crosswords
+(lines in the wrong places), and a part of a grid or a grid with more around it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ._quads import order_corners
+
+WARP = 180  # side of the warped square used for verification (20 px per 9x9 cell)
+COARSE_WARP = 60  # side of the small square used to rank candidates before verification
+LINE_COVER = 0.45  # ink coverage along a strip that makes a grid line
+STRIPS = 3  # strips across the square per axis, each profiled on its own (a fold or a
+# shadow may break a line in one strip)
+LINE_REACH = 0.25  # of a cell: how far from its expected place an inner line may lie
+INTERIOR = (0.3, 0.7)  # the middle of a cell, where no long line may run
+
+
+def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
+    """The quad's content warped to a side x side uint8 square (255 = ink).
+
+    The quad's corners must run clockwise; which one comes first only turns the square.
+    """
+    last = side - 1
+    target = np.array([[0, 0], [last, 0], [last, last], [0, last]], np.float32)
+    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
+    return cv2.warpPerspective(mask, matrix, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def line_windows(side: int, n: int) -> tuple[list[int], list[int]]:
+    """Start and end positions of the n - 1 inner-line windows, then the n cell interiors,
+    along a square of `side` px cut into n cells."""
+    cell = side / n
+    reach = max(2, int(round(cell * LINE_REACH)))
+    centres = [round(i * cell) for i in range(1, n)]
+    lo, hi = INTERIOR
+    starts = [max(0, c - reach) for c in centres] + [round((i + lo) * cell) for i in range(n)]
+    ends = [min(side, c + reach + 1) for c in centres] + [round((i + hi) * cell) for i in range(n)]
+    return starts, ends
+
+
+def structure_scores(squares: np.ndarray, n: int) -> np.ndarray:
+    """Structure score in [0, 1] of each of k warped squares (k x side x side uint8) as a
+    grid of n cells a side.
+
+    Per axis, the square is cut into STRIPS strips whose ink coverage profiles are taken
+    across them. An inner line counts when ink covers most of a strip near its expected
+    position; a cell interior is clean when no long line crosses it. The score is
+    lines present x interiors clean, for the worse axis. The two outer lines are not
+    required: some newspapers print the grid without a border. Integer sums and a cumulative
+    count keep this to a few array operations for all candidates at once.
+    """
+    k, side, _ = squares.shape
+    width = side // STRIPS
+    rows = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+    rows = rows.reshape(k, side, STRIPS).transpose(0, 2, 1)
+    cols = squares.reshape(k, STRIPS, width, side).sum(axis=2, dtype=np.int32)
+    strong = np.stack([rows, cols], axis=1) > LINE_COVER * 255 * width  # k, axis, strip, pos
+    counts = np.zeros((*strong.shape[:-1], side + 1), np.int32)
+    np.cumsum(strong, axis=-1, out=counts[..., 1:])
+    starts, ends = line_windows(side, n)
+    inked = counts[..., ends] - counts[..., starts] > 0  # k, axis, strip, window
+    hits = np.add.reduceat(inked.sum(axis=2), [0, n - 1], axis=2)  # lines, dirty cells
+    present = hits[..., 0] / (STRIPS * (n - 1))
+    clean = 1.0 - hits[..., 1] / (STRIPS * n)
+    return (present * clean).min(axis=1)
+
+
+def grid_score(mask: np.ndarray, quad: np.ndarray, n: int) -> float:
+    """How much the quad looks like a grid of n cells a side, in [0, 1]."""
+    square = warp_square(mask, order_corners(quad))
+    return float(structure_scores(square[None], n)[0])

@@ -1,0 +1,33 @@
+"""The options of a run, which apply to every photo of it, and the engine they name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._cnn import Recognizer
+from .load import DEFAULT_MAX_PIXELS
+
+DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
+ENGINES = ("builtin", "tesseract")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Options that apply to every photo of a run."""
+
+    engine: str = "builtin"  # one of ENGINES
+    max_pixels: int = DEFAULT_MAX_PIXELS  # larger images are refused from their header
+    timeout: float = DEFAULT_TIMEOUT  # s per photo, 0 for no limit
+    correct: bool = True  # correct misreadings with the solver's help
+
+
+def engine_named(name: str) -> Recognizer:
+    """The recognition engine for --engine (raises MissingDependency when it is not
+    installed). Tesseract's module is imported only when it is asked for."""
+    if name == "tesseract":
+        from .tesseract import tesseract
+
+        return tesseract()
+    from ._cnn import builtin
+
+    return builtin()

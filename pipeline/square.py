@@ -1,0 +1,166 @@
+"""Stage square: the grid warped to a square seen from the front, and its lines (Outline ->
+Square).
+
+The grid is warped (grey only, a third of the work of colour) to a SQUARE px square with
+MARGIN px of what lies around it, so lines the outline cut off are still seen. Its lines
+are found where they run straight across (`_lattice`); when their crossings stray from the
+straight cut (a corner misplaced by a faint or cut-off border, a fold, curled paper), the
+grid is warped again through a mesh on the crossings, and its corners become the outer
+crossings. The square is analysed as an *ink map*: how much darker each pixel is than the
+local paper, so shadows and dim photos give the same 0..1 scale.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ._image import clamped_box, to_grey
+from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
+from ._stats import quantiles
+from .products import Geometry, Outline, Square
+
+SQUARE = 360  # side of the warped grid square, px: 40 px cells for 9x9, about the photos'
+# own resolution (their cells are 25-50 px)
+MARGIN = 20  # px of the surroundings warped with the square on every side: half a 9x9 cell
+PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
+PAPER_SMOOTH = 5  # px: the paper estimate is averaged over this box
+PAPER_FLOOR = 8.0  # grey levels added to the paper's brightness, so that dark paper's noise
+# does not read as strong ink
+OVERSAMPLE = 1.5  # the region is pre-shrunk to this many px per square px ...
+PRESHRINK = 0.5  # ... when it would otherwise be shrunk below this scale by the warp
+LINES_QUANTILE = 0.99  # the ink of the lines: this quantile of the square's ink map
+STROKE_QUANTILE = 0.995  # the ink of the strongest strokes: the contrast reference
+LEAST_STROKE = 0.1  # the contrast reference of a square with no strong strokes at all
+
+
+def cut_square(outline: Outline) -> Square:
+    """The stage: warp the grid, find its lines, and re-cut it through them when they stray."""
+    n = outline.size.n
+    square, homography = warp_grid(outline.grey, outline.corners, margin=MARGIN)
+    ink, inner, top, lattice = _measured(square, MARGIN, n)
+    corners = outline.corners
+    points = mesh_points(ink, lattice, MARGIN)
+    if points is not None:
+        to_image = np.linalg.inv(homography)
+        points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(points.shape)
+        square, homography = warp_mesh(outline.grey, points, SQUARE, MARGIN)
+        corners = points[[0, 0, n, n], [0, n, n, 0]]
+        ink, inner, top, lattice = _measured(square, MARGIN, n)
+    grey = np.ascontiguousarray(square[MARGIN:-MARGIN, MARGIN:-MARGIN])
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    geometry = Geometry(outline.size, corners, homography, lattice, SQUARE)
+    return Square(grey, inner, stroke_level(top), geometry)
+
+
+def _square_corners(size: int) -> np.ndarray:
+    s = float(size - 1)
+    return np.array([[0, 0], [s, 0], [s, s], [0, s]], np.float32)
+
+
+def _grid_region(
+    image: np.ndarray, corners: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grid's bounding region in grey, area-averaged down when it is far larger than
+    the square, and the 3x3 affine that maps image coordinates into it.
+
+    Only the region is converted to grey (3x less to warp than colour). warpPerspective
+    samples bilinearly, which aliases thin strokes when a 12 MP photo is shrunk ~8x;
+    pre-shrinking with INTER_AREA keeps them. The region reaches the image's edge wherever
+    the grid does, so the warp's replicated border is the image's own.
+    """
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = clamped_box(corners, w, h)
+    region = to_grey(image[y0:y1, x0:x1])
+    side = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
+    scale = OVERSAMPLE * size / max(side, 1.0)
+    sx = sy = 1.0
+    if scale < PRESHRINK and x1 - x0 >= 4 and y1 - y0 >= 4:
+        out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
+        region = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA)
+        sx, sy = out_w / (x1 - x0), out_h / (y1 - y0)
+    to_region = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
+    return region, to_region
+
+
+def warp_grid(
+    image: np.ndarray, corners: np.ndarray, size: int = SQUARE, margin: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Grey square of the grid seen from the front, size x size plus `margin` px of what
+    lies around it on every side, and the 3x3 homography image -> square (without margin)."""
+    corners = np.asarray(corners, np.float32).reshape(4, 2)
+    homography = cv2.getPerspectiveTransform(corners, _square_corners(size))
+    outer = _square_corners(size + 2 * margin) - margin
+    around = cv2.perspectiveTransform(outer[None], np.linalg.inv(homography))[0]
+    region, to_region = _grid_region(image, around, size + 2 * margin)
+    shift = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], np.float64)
+    square = cv2.warpPerspective(
+        region,
+        shift @ homography @ np.linalg.inv(to_region),
+        (size + 2 * margin, size + 2 * margin),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return square, homography.astype(np.float64)
+
+
+def warp_mesh(
+    image: np.ndarray, points: np.ndarray, size: int = SQUARE, margin: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """Grey square cut through the grid's (n + 1, n + 1, 2) line crossings `points` (image
+    coordinates), bilinearly between them, with `margin` px around it; and the homography
+    image -> square (without margin) that fits the crossings best, for drawing back."""
+    x_map, y_map = mesh_maps(points, size, margin)
+    lo = np.array([x_map.min(), y_map.min()])
+    hi = np.array([x_map.max(), y_map.max()])
+    around = np.array([lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]], np.float32)
+    region, to_region = _grid_region(image, around, size + 2 * margin)
+    sx, sy, tx, ty = to_region[0, 0], to_region[1, 1], to_region[0, 2], to_region[1, 2]
+    square = cv2.remap(
+        region,
+        x_map * np.float32(sx) + np.float32(tx),
+        y_map * np.float32(sy) + np.float32(ty),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    ideal = ideal_crossings(size, points.shape[0] - 1).reshape(-1, 2)
+    homography, _ = cv2.findHomography(points.reshape(-1, 2), ideal)
+    return square, homography
+
+
+def ink_map(square: np.ndarray) -> np.ndarray:
+    """float32 0..1: how much darker each pixel is than the paper around it.
+
+    The paper is the grey closed by a square wider than any stroke: strokes vanish while
+    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink."""
+    k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
+    paper = cv2.boxFilter(paper, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
+    grey = square.astype(np.float32)
+    return np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
+
+
+def locate_lattice(square: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y positions (n + 1 each, ascending) of the grid lines in the square; not
+    assumed evenly spaced (curved paper); even spacing where a line is not found."""
+    ink = ink_map(square)
+    return lattice_from_ink(ink, float(np.percentile(ink[::2, ::2], 100 * LINES_QUANTILE)), n)
+
+
+def stroke_level(top_ink: float) -> float:
+    """Ink of the square's strongest strokes (mostly grid lines; `top_ink` is the 99.5th
+    percentile of the ink map): the contrast reference."""
+    return max(top_ink, LEAST_STROKE)
+
+
+def _measured(
+    square: np.ndarray, margin: int, n: int
+) -> tuple[np.ndarray, np.ndarray, float, tuple[np.ndarray, np.ndarray]]:
+    """The ink map of a square warped with `margin`, its view without the margin, the ink
+    of its strongest strokes (99.5th percentile) and its straight lattice."""
+    ink = ink_map(square)
+    inner = ink[margin:-margin, margin:-margin]
+    # the strongest strokes' ink; every other pixel is sample enough, at a quarter the cost
+    strong, top = quantiles(inner[::2, ::2], (LINES_QUANTILE, STROKE_QUANTILE))
+    return ink, inner, top, lattice_from_ink(inner, strong, n)

@@ -1,0 +1,195 @@
+"""The photo pipeline, stage after stage: a photo in, a record and an annotated photo out.
+
+    load -> grid -> square -> cells -> glyphs -> recognize -> solve -> render
+
+`read_photo` runs the reading stages, `solve_photo` all of them; it is what the CLI, the
+batch runner and the web page call. Whatever happens, a photo gets a Result whose record
+has a status and a sentence a person understands; only a missing dependency (which would
+fail every photo alike) and an interrupt escape.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from solver.size import NINE, Size
+
+from ._cnn import Recognizer
+from ._image import to_grey
+from .cells import find_cells
+from .errors import MissingDependency, PhotoTimeout, SnapsolveError
+from .glyphs import find_glyphs
+from .grid import find_outline
+from .load import decode_photo, load_photo
+from .products import Drawing, Glyphs, Header, Outline, Photo, Reading, Solved
+from .recognize import read_glyphs
+from .records import Record, Status
+from .render import render
+from .settings import Settings, engine_named
+from .solve import solve_board, solve_reading
+from .square import cut_square
+
+LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
+SIZES = (NINE,)  # the board sizes looked for in a photo
+
+PhotoSource = str | os.PathLike | bytes | np.ndarray
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of one photo: its record, and the annotated photo when it was solved."""
+
+    record: Record
+    image: np.ndarray | None = None  # BGR, upright
+    header: Header | None = None  # the photo's header (format, EXIF) for writing it alike
+
+
+def read_photo(
+    photo: Photo, engine: Recognizer, sizes: tuple[Size, ...] = SIZES,
+    corners: np.ndarray | None = None,
+) -> Reading:
+    """The reading stages: the board in the photo, upright, with per-cell probabilities
+    (raises NoGrid when there is none). `corners`, when known (the benchmarks' outlines),
+    stand in for the grid stage."""
+    outline = find_outline(photo, sizes) if corners is None else outline_at(photo, corners,
+                                                                             sizes[0])
+    return read_glyphs(cut_glyphs(outline), engine, photo.header.orientation)
+
+
+def cut_glyphs(outline: Outline) -> Glyphs:
+    """The stages from the grid's outline to its glyphs: square, cells, glyphs."""
+    return find_glyphs(find_cells(cut_square(outline)))
+
+
+def outline_at(photo: Photo | np.ndarray, corners: np.ndarray, size: Size = NINE) -> Outline:
+    """The grid stage's product for a grid whose corners are known."""
+    pixels = photo.pixels if isinstance(photo, Photo) else photo
+    grey = to_grey(np.ascontiguousarray(pixels))
+    return Outline(grey, np.asarray(corners, np.float32).reshape(4, 2), size, 1.0)
+
+
+def solve_photo(
+    photo: PhotoSource,
+    settings: Settings = Settings(),  # noqa: B008 (frozen: shared safely)
+    *,
+    board: str | None = None,
+    name: str | None = None,
+) -> Result:
+    """Read, solve and annotate one photo (a path, the file's bytes, or BGR pixels).
+
+    `board` replaces the board read from the photo (a misread fixed by hand): it is solved
+    as given and drawn onto the photo. `name` is the record's `input` (the path when a path
+    is given). Never raises for a photo's own trouble; raises MissingDependency when the
+    engine is not installed."""
+    label = name if name is not None else _label(photo)
+    started = time.perf_counter()
+    try:
+        with time_limit(settings.timeout):
+            result = _solve(photo, settings, board, label)
+    except MissingDependency:
+        raise
+    except SnapsolveError as exc:
+        result = Result(Record(label, exc.status, str(exc)))
+    except MemoryError:
+        result = Result(Record(label, Status.ERROR, "ran out of memory on this photo"))
+    except Exception as exc:  # a bug of ours must not cost the rest of the batch
+        message = f"internal error ({type(exc).__name__}: {exc})"
+        result = Result(Record(label, Status.ERROR, message))
+    return replace(result, record=result.record.timed(started))
+
+
+def _solve(source: PhotoSource, settings: Settings, board: str | None, label: str) -> Result:
+    engine = engine_named(settings.engine)
+    photo = _photo(source, settings.max_pixels)
+    reading = read_photo(photo, engine)
+    solved = solve_reading(reading, settings.correct) if board is None else solve_board(
+        board, reading)
+    record = _record(label, reading, solved)
+    if solved.status != "solved":
+        return Result(record, None, photo.header)
+    image = render(photo.pixels, reading.geometry, drawing(solved, reading))
+    return Result(record, image, photo.header)
+
+
+def drawing(solved: Solved, reading: Reading) -> Drawing:
+    """What to write onto the photo: the solution in the cells empty on the board used, and
+    rings around the givens that were corrected."""
+    values = {
+        cell: symbol
+        for cell, (given, symbol) in enumerate(zip(solved.board, solved.solution, strict=True))
+        if given == "0"
+    }
+    rings = tuple(c.cell for c in solved.corrections if c.used != "0")
+    return Drawing(values, rings, reading.style)
+
+
+def _record(label: str, reading: Reading, solved: Solved) -> Record:
+    """The record of a photo read and solved (or not)."""
+    size = reading.size
+    corrections = [
+        {"cell": size.cell_name(c.cell), "read": "" if c.read == "0" else c.read,
+         "used": "" if c.used == "0" else c.used, "probability": round(c.probability, 4)}
+        for c in solved.corrections
+    ]
+    status = Status.ERROR if solved.status == "gave_up" else Status(solved.status)
+    message = solved.message
+    if status is Status.SOLVED:
+        message = "solved" if not corrections else (
+            f"solved after correcting {len(corrections)} reading(s); please check the ringed"
+            " cells")
+    return Record(
+        label, status, message,
+        board=solved.read,
+        solution=solved.solution if status is Status.SOLVED else None,
+        size=size.n,
+        givens=sum(ch != "0" for ch in solved.board),
+        corrections=corrections,
+        confidence=round(solved.confidence, 4),
+        low_confidence=bool(corrections) or solved.confidence < LOW_CONFIDENCE,
+    )
+
+
+def _photo(source: PhotoSource, max_pixels: int) -> Photo:
+    """The decoded photo, from a path, bytes or an array of pixels (raises UnreadableImage)."""
+    if isinstance(source, np.ndarray):
+        return Photo(source, Header("array", source.shape[1], source.shape[0]))
+    if isinstance(source, bytes | bytearray | memoryview):
+        return decode_photo(bytes(source), max_pixels)
+    return load_photo(Path(source), max_pixels)
+
+
+def _label(source: PhotoSource) -> str:
+    """The record's `input` for a source with no name given."""
+    if isinstance(source, np.ndarray | bytes | bytearray | memoryview):
+        return "<photo>"
+    return os.fspath(source)
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise PhotoTimeout when the block runs longer than `seconds` (in the main thread,
+    where signals are delivered; elsewhere, and for 0, no limit)."""
+    usable = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
+    if seconds <= 0 or not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise PhotoTimeout(f"gave up after the time limit of {seconds:g} s (see --timeout)")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
