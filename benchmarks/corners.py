@@ -20,11 +20,11 @@ from collections import Counter
 import numpy as np
 
 from benchmarks import dataset
-from pipeline.cells import extract_glyphs, to_grey
-from pipeline.grid import find_grid
+from pipeline._cnn import builtin
+from pipeline.errors import NoGrid
+from pipeline.grid import find_outline
 from pipeline.load import load_photo
-from pipeline.read import board_from, cell_probabilities, read_digits
-from pipeline.recognize import builtin
+from pipeline.stages import read_photo
 
 SHARES = (0.0, 0.1, 0.2, 0.3)  # largest move of a corner, in cells, along each axis
 
@@ -34,20 +34,21 @@ def measure(photos: list[dataset.Photo], seed: int) -> dict[float, dict]:
     found = []
     for photo in photos:
         loaded = load_photo(photo.path)
-        grey = to_grey(loaded.pixels)
-        corners = find_grid(grey)
-        if corners is not None:
-            found.append((photo, loaded.header.orientation, grey, corners))
+        try:
+            found.append((photo, loaded, find_outline(loaded).corners))
+        except NoGrid:
+            continue
     results = {}
     for share in SHARES:
         rng = np.random.default_rng(seed)
         exact, confusions = 0, Counter()
-        for photo, orientation, grey, corners in found:
+        for photo, loaded, corners in found:
             cell = np.linalg.norm(corners[1] - corners[0]) / 9
             moved = corners + rng.uniform(-share, share, corners.shape).astype(np.float32) * cell
-            cells = extract_glyphs(grey, moved)
-            turns, digits = read_digits(cells, builtin(), orientation)
-            board = board_from(cell_probabilities(cells, turns, digits))
+            try:
+                board = read_photo(loaded, builtin(), corners=moved).board
+            except NoGrid:
+                board = "0" * 81
             exact += board == photo.board
             confusions.update((t, r) for t, r in zip(photo.board, board, strict=True) if t != r)
         results[share] = {"photos": len(found), "exact": exact, "confusions": confusions}

@@ -23,32 +23,33 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 
 from benchmarks import dataset
-from pipeline.correct import settle
+from pipeline._cnn import builtin
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
-from pipeline.read import read_board
-from pipeline.recognize import builtin
+from pipeline.products import Reading
+from pipeline.solve import solve_reading
+from pipeline.stages import read_photo
 from solver import analyse, solve
 
 KINDS = ("missed", "swapped", "phantom")
 BANDS = {"doubtful (p 0.50-0.90)": (0.5, 0.9), "confident (p 0.90-0.99)": (0.9, 0.99)}
 
 
-def exact_readings(photos: list[dataset.Photo]) -> list[tuple[str, np.ndarray]]:
-    """(true board, probabilities) of every photo whose board is read exactly."""
+def exact_readings(photos: list[dataset.Photo]) -> list[Reading]:
+    """The reading of every photo whose board is read exactly."""
     out = []
     for photo in photos:
-        loaded = load_photo(photo.path)
         try:
-            reading = read_board(loaded.pixels, builtin(), loaded.header.orientation)
+            reading = read_photo(load_photo(photo.path), builtin())
         except SnapsolveError:
             continue
         if reading.board == photo.board:
-            out.append((photo.board, reading.probabilities))
+            out.append(reading)
     return out
 
 
@@ -78,10 +79,10 @@ def plant(
     return "".join(cells), probs
 
 
-def trial(board: str, probs: np.ndarray, truth: str) -> str:
-    """'right', 'refused' or 'WRONG' for one (possibly misread) board, as process does."""
-    outcome = analyse(board, limit=2, max_nodes=20_000)
-    _, _, outcome = settle(board, probs, True, outcome=outcome)
+def trial(reading: Reading, board: str, probs: np.ndarray, truth: str) -> str:
+    """'right', 'refused' or 'WRONG' for one (possibly misread) board, by the solve stage
+    (second look at the photo's blanks included)."""
+    outcome = solve_reading(replace(reading, board=board, probabilities=probs))
     if outcome.status != "solved":
         return "refused"
     return "right" if outcome.solution == truth else "WRONG"
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     for count in (1, 2):
         for band, (lo, hi) in BANDS.items():
             tally: Counter = Counter()
-            for board, probs in readings:
+            for reading in readings:
+                board, probs = reading.board, reading.probabilities
                 truth = solve(board)
                 for _ in range(args.trials):
                     kinds = rng.choice(KINDS, count)
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                     broken = analyse(read, limit=2, max_nodes=20_000).status != "solved"
                     tally["boards"] += 1
                     tally["broken"] += broken
-                    verdict = trial(read, planted, truth)
+                    verdict = trial(reading, read, planted, truth)
                     if broken:
                         tally[verdict] += 1
                     elif verdict == "WRONG":

@@ -22,11 +22,12 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
-from pipeline.cells import window_bounds
+from pipeline._cnn import builtin
 from pipeline.load import load_photo
-from pipeline.process import Job, Settings, process
-from pipeline.read import Reading, read_board
-from pipeline.recognize import builtin
+from pipeline.process import Job, process
+from pipeline.products import Reading
+from pipeline.settings import Settings
+from pipeline.stages import read_photo
 from solver import solve
 
 KEPT = (1.0, 0.5, 0.35, 0.25, 0.15)  # share of a faded digit's ink kept
@@ -38,17 +39,19 @@ def faded(
     """The photo with the given (upright) cells' ink reduced to `kept` of its contrast
     against the paper around it, its strokes first made `thin` px thinner (a grey maximum
     filter); grid lines outside the cells' windows are untouched."""
-    square = reading.cells.square.shape[0]
-    y0, y1, x0, x1 = window_bounds(reading.cells.lattice, square)
-    to_image = np.linalg.inv(reading.cells.homography)
+    geometry = reading.geometry
+    y0, y1, x0, x1 = reading.ink.bounds
+    to_image = np.linalg.inv(geometry.homography)
+    order = geometry.upright_order()
     mask = np.zeros(image.shape[:2], np.uint8)
     for cell in cells:
-        r, c = divmod(int(reading.order[cell]), 9)
+        r, c = divmod(int(order[cell]), geometry.size.n)
         quad = np.array([[x0[c], y0[r]], [x1[c], y0[r]], [x1[c], y1[r]], [x0[c], y1[r]]],
                         np.float64)
         points = cv2.perspectiveTransform(quad[None], to_image)[0]
         cv2.fillConvexPoly(mask, np.round(points).astype(np.int32), 255)
-    side = max(3, int(np.linalg.norm(reading.corners[1] - reading.corners[0]) / 18) | 1)
+    corners = geometry.corners
+    side = max(3, int(np.linalg.norm(corners[1] - corners[0]) / 18) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (side, side))
     paper = cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel).astype(np.float32)
     strokes = cv2.dilate(image, np.ones((thin + 1, thin + 1), np.uint8)) if thin else image
@@ -67,7 +70,7 @@ def run(
     rows = {kept: dict(faded=0, read=0, exact=0, right=0, wrong=0, boards=0) for kept in KEPT}
     for photo in photos:
         loaded = load_photo(photo.path)
-        reading = read_board(loaded.pixels, builtin(), loaded.header.orientation)
+        reading = read_photo(loaded, builtin())
         if reading.board != photo.board:
             continue  # only photos read right as taken
         givens = [i for i, ch in enumerate(photo.board) if ch != "0"]
@@ -77,7 +80,7 @@ def run(
             for kept in KEPT:
                 path = out / f"{photo.name}-{kept}.png"
                 cv2.imwrite(str(path), faded(loaded.pixels, reading, chosen, kept, thin))
-                rec = process(Job(str(path), path, out / "out.png"), Settings())
+                rec = process(Job(str(path), path, out / "out.png"), Settings()).as_dict()
                 row = rows[kept]
                 row["boards"] += 1
                 row["faded"] += digits

@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
-from pipeline.grid import find_grid, order_corners
+from pipeline._quads import order_corners
+from pipeline.grid import find_grid
 
 RUNS = 3
 
@@ -48,7 +49,8 @@ def timed_find(image: np.ndarray) -> tuple[np.ndarray | None, float]:
     times, quad = [], None
     for _ in range(RUNS):
         start = time.perf_counter()
-        quad = find_grid(image)
+        found = find_grid(image)
+        quad = None if found is None else found[0]
         times.append((time.perf_counter() - start) * 1000)
     return quad, statistics.median(times)
 

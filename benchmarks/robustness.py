@@ -22,10 +22,11 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
+from pipeline._cnn import builtin
 from pipeline.errors import NoGrid
 from pipeline.load import load_photo
-from pipeline.read import read_board
-from pipeline.recognize import builtin
+from pipeline.products import Photo
+from pipeline.stages import read_photo
 
 
 def _float(image: np.ndarray) -> np.ndarray:
@@ -104,7 +105,7 @@ def measure(
         try:
             rng = np.random.default_rng(zlib.crc32(photo.name.encode()))
             degraded = degrade(loaded.pixels, rng)
-            reading = read_board(degraded, builtin(), loaded.header.orientation)
+            reading = read_photo(Photo(degraded, loaded.header), builtin())
         except NoGrid:
             continue
         found += 1

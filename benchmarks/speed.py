@@ -20,16 +20,19 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
-from pipeline.cells import extract_glyphs, to_grey
-from pipeline.grid import find_grid
+from pipeline._cnn import builtin
+from pipeline.cells import find_cells
+from pipeline.glyphs import find_glyphs
+from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.output import encode
-from pipeline.read import Reading, board_from, cell_probabilities, read_digits
-from pipeline.recognize import builtin
-from pipeline.render import digit_patch, render
-from solver import analyse
+from pipeline.recognize import read_glyphs
+from pipeline.render import render, symbol_patch
+from pipeline.solve import solve_reading
+from pipeline.square import cut_square
+from pipeline.stages import drawing
 
-STAGES = ("load", "grid", "cells", "orient+read", "solve", "render", "encode")
+STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "solve", "render", "encode")
 
 
 def floor_time(path: Path) -> float:
@@ -42,9 +45,10 @@ def floor_time(path: Path) -> float:
 
 
 def stage_times(path: Path) -> dict[str, float]:
-    """Seconds spent in each stage of the pipeline on one photo."""
+    """Seconds spent in each stage of the pipeline (the chain pipeline.stages runs) on one
+    photo."""
     times: dict[str, float] = {}
-    digit_patch.cache_clear()  # each photo as if new to the process, as in a batch
+    symbol_patch.cache_clear()  # each photo as if new to the process, as in a batch
     clock = time.perf_counter()
 
     def lap(name: str) -> None:
@@ -55,24 +59,23 @@ def stage_times(path: Path) -> dict[str, float]:
 
     photo = load_photo(path)
     lap("load")
-    grey = to_grey(photo.pixels)  # as read_board does: once, for both stages
-    corners = find_grid(grey)
+    outline = find_outline(photo)
     lap("grid")
-    if corners is None:
-        return times
-    cells = extract_glyphs(grey, corners)
+    square = cut_square(outline)
+    lap("square")
+    cells = find_cells(square)
     lap("cells")
-    turns, digits = read_digits(cells, builtin(), photo.header.orientation)
-    probs = cell_probabilities(cells, turns, digits)
-    lap("orient+read")
-    board = board_from(probs)
-    outcome = analyse(board, max_nodes=20_000)
+    glyphs = find_glyphs(cells)
+    lap("glyphs")
+    reading = read_glyphs(glyphs, builtin(), photo.header.orientation)
+    lap("recognize")
+    solved = solve_reading(reading)
     lap("solve")
-    solution = outcome.solution or board.replace("0", "1")
-    reading = Reading(board, probs, cells.corners, cells, turns, 1.0)
-    annotated = render(photo.pixels, reading, solution)
+    if solved.solution is None:
+        return times
+    annotated = render(photo.pixels, reading.geometry, drawing(solved, reading))
     lap("render")
-    encode(annotated, path.suffix, photo.header.exif)
+    encode(annotated, path.suffix, photo.header)
     lap("encode")
     return times
 
@@ -115,12 +118,12 @@ def main(argv: list[str] | None = None) -> int:
         "12 MP": [p.path for p in dataset.photos("originals")],
     }
     print(f"{'group':<8} {'photos':>6} {'median ms':>10} {'p95 ms':>8} {'floor ms':>9} "
-          f"{'ratio':>6}   " + " ".join(f"{s:>11}" for s in STAGES))
+          f"{'ratio':>6}   " + " ".join(f"{s:>9}" for s in STAGES))
     for name, paths in groups.items():
         if args.limit:
             paths = paths[:: max(1, len(paths) // args.limit)][: args.limit]
         r = measure(paths, args.runs)
-        stages = " ".join(f"{r['stages_ms'][s]:>11.1f}" for s in STAGES)
+        stages = " ".join(f"{r['stages_ms'][s]:>9.1f}" for s in STAGES)
         print(f"{name:<8} {r['photos']:>6} {r['median_ms']:>10.1f} {r['p95_ms']:>8.1f} "
               f"{r['floor_ms']:>9.1f} {r['ratio']:>6.1f}x  {stages}")
     print("(ms per photo, median over photos of the median of runs; ratio = time / floor "

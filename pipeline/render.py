@@ -103,8 +103,8 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
         weight = max(1, round(stroke * drawn / max(height, 1)))
         cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), cv2.FONT_HERSHEY_SIMPLEX,
                     drawn / max(h0, 1), 255, weight, cv2.LINE_AA)
-    ys, xs = np.nonzero(big)
-    big = big[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    x, y, w, h = cv2.boundingRect(big)  # the ink's box
+    big = big[y : y + h, x : x + w]
     factor = max(height, 1) / big.shape[0]
     size = (max(1, round(big.shape[1] * factor)), max(1, round(big.shape[0] * factor)))
     patch = cv2.resize(big, size, interpolation=cv2.INTER_AREA)
