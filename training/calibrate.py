@@ -25,9 +25,11 @@ sys.path.insert(0, str(ROOT))
 
 import pipeline  # noqa: E402,F401  (single-thread BLAS before numpy work)
 from benchmarks import dataset  # noqa: E402
+from pipeline._cnn import MODEL_PATH, builtin  # noqa: E402
+from pipeline.grid import find_outline  # noqa: E402
 from pipeline.load import load_photo  # noqa: E402
-from pipeline.read import read_board, turned_glyphs  # noqa: E402
-from pipeline.recognize import MODEL_PATH, builtin  # noqa: E402
+from pipeline.recognize import read_glyphs, upright_glyphs  # noqa: E402
+from pipeline.stages import cut_glyphs  # noqa: E402
 
 
 def training_cells() -> tuple[np.ndarray, np.ndarray]:
@@ -37,12 +39,13 @@ def training_cells() -> tuple[np.ndarray, np.ndarray]:
     for photo in dataset.photos("train", held_out=False):
         loaded = load_photo(photo.path)
         try:
-            reading = read_board(loaded.pixels, model, loaded.header.orientation)
+            cut = cut_glyphs(find_outline(loaded))
         except Exception:
             continue
+        reading = read_glyphs(cut, model, loaded.header.orientation)
         if sum(a == b for a, b in zip(reading.board, photo.board, strict=True)) < 75:
             continue  # grid or orientation wrong: not a digit-reading sample
-        glyphs = turned_glyphs(reading.cells.glyphs, reading.turns)
+        glyphs = upright_glyphs(cut, reading.geometry.turns)
         keep = [i for i in range(81) if photo.board[i] != "0" and glyphs[i].max() > 0]
         logits.append(model.logits(glyphs[keep]))
         labels.append(np.array([int(photo.board[i]) - 1 for i in keep]))

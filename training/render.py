@@ -3,7 +3,7 @@
 A grid is drawn large (64 px cells) with digits from a real font, then bent, shaded,
 perspective-warped into a photo-sized frame at the size real photos show (20-50 px cells),
 blurred, noised and JPEG-compressed. The training glyphs come out of these photos through
-`pipeline.cells.extract_glyphs`, exactly as at runtime.
+the runtime's own stages (`pipeline.stages.cut_glyphs`), exactly as at runtime.
 
 Fonts: every TTF/OTF/Type1 file under /usr/share/fonts that draws nine distinct digits,
 deduplicated by how the digits look (many Noto script fonts share Noto Sans' digits).

@@ -8,7 +8,7 @@ Needs (training only, not runtime): torch, pillow, and the Debian font packages
     fonts-linuxlibertine fonts-texgyre fonts-noto-mono fonts-lato fonts-cantarell
 Data:
   1. synthetic photos of printed grids (training/render.py), their glyphs cut by the
-     runtime's pipeline.cells.extract_glyphs;
+     runtime's own stages (pipeline.stages.cut_glyphs);
   2. real printed givens from the training part of ../shared/data/photos/train (never the
      held-out part), cut with the outline corners. The board rotation of each photo (some
      read upright only after an EXIF turn) is chosen by a first, synthetic-only model.
@@ -38,8 +38,10 @@ from benchmarks.cells import (  # noqa: E402
     truth_board,
 )
 from benchmarks.dataset import photos  # noqa: E402
-from pipeline.cells import GLYPH, extract_glyphs  # noqa: E402
-from pipeline.recognize import NumpyCNN  # noqa: E402
+from pipeline._cnn import NumpyCNN  # noqa: E402
+from pipeline._glyph import GLYPH  # noqa: E402
+from pipeline.errors import NoGrid  # noqa: E402
+from pipeline.stages import cut_glyphs, outline_at  # noqa: E402
 from training.render import load_fonts, synthetic_photo  # noqa: E402
 
 CACHE = ROOT / "training" / "cache"
@@ -58,9 +60,12 @@ def _synthetic_chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int
     glyphs, labels, missed, total = [], [], 0, 0
     for _ in range(CHUNK):
         photo = synthetic_photo(fonts, rng)
-        cells = extract_glyphs(photo.image, photo.corners)
+        try:
+            cells = cut_glyphs(outline_at(photo.image, photo.corners))
+        except NoGrid:
+            continue
         use = cells.filled & (photo.board > 0)
-        glyphs.append(cells.glyphs[use])
+        glyphs.append(cells.images[use])
         labels.append(photo.board[use] - 1)
         missed += int(((photo.board > 0) != cells.filled).sum())
         total += 81
@@ -80,7 +85,8 @@ def _fonts():
 def _source_digest() -> str:
     """Short hash of the code that makes the glyphs: a changed cutter invalidates the cache."""
     h = hashlib.sha1()
-    for f in (ROOT / "pipeline" / "cells.py", ROOT / "training" / "render.py"):
+    sources = ("square.py", "cells.py", "glyphs.py", "_components.py", "_folds.py", "_glyph.py")
+    for f in [ROOT / "pipeline" / name for name in sources] + [ROOT / "training" / "render.py"]:
         h.update(f.read_bytes())
     return h.hexdigest()[:10]
 
@@ -116,10 +122,10 @@ def real_candidates() -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
             continue
         cells, _ = cells_for(p, load_photo(p))
         board = truth_board(p)
-        if min(mask_errors(cells, board)) > MAX_MASK_ERRORS:
+        if min(mask_errors(cells.filled, board)) > MAX_MASK_ERRORS:
             print(f"  real: {p.name} skipped (filled mask off)", flush=True)
             continue
-        glyphs = np.where(cells.filled[:, None, None], cells.glyphs, 0).astype(np.float32)
+        glyphs = np.where(cells.filled[:, None, None], cells.images, 0).astype(np.float32)
         out.append((p.name, glyphs, board, cells.filled))
     return out
 
