@@ -141,6 +141,9 @@ def snapsolve(
     except SnapsolveError as exc:
         typer.echo(f"snapsolve: {exc}", err=True)
         code = exc.exit_code
+    except BrokenPipeError:  # the reader of our output left (e.g. `| head`): end quietly
+        _quiet_stdout()
+        code = BROKEN_PIPE
     raise typer.Exit(int(code))
 
 
@@ -154,13 +157,16 @@ def _puzzles(argument: str, as_json: bool) -> int:
     """Solve and print every typed-in puzzle."""
     import json
 
-    from .puzzles import describe, solve_puzzles
+    from .puzzles import describe, puzzles_from, solve_one
     from .records import exit_code
 
-    records = solve_puzzles(argument)
-    for rec in records:
-        text = json.dumps(rec.as_dict()) if as_json else describe(rec, single=len(records) == 1)
-        print(text, flush=True)
+    puzzles = puzzles_from(argument)
+    records = []
+    for label, text in puzzles:  # each shown as soon as it is solved
+        rec = solve_one(label, text)
+        records.append(rec)
+        print(json.dumps(rec.as_dict()) if as_json else describe(rec, len(puzzles) == 1),
+              flush=True)
     return exit_code(records)
 
 
@@ -214,9 +220,6 @@ def main(argv: list[str] | None = None) -> None:
         code = ExitCode.USAGE
     except KeyboardInterrupt:
         code = ExitCode.INTERRUPTED
-    except BrokenPipeError:
-        _quiet_stdout()
-        code = BROKEN_PIPE
     try:
         sys.stdout.flush()
     except BrokenPipeError:

@@ -8,7 +8,6 @@ renamed over the final name, so an interrupted run never leaves a half-written i
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import struct
 import tempfile
@@ -101,10 +100,9 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-@functools.cache
 def umask() -> int:
-    """The process's umask, read once (Linux tells it in /proc; elsewhere it is set and
-    restored at once, before any other thread could create a file)."""
+    """The process's umask (Linux tells it in /proc; elsewhere it is set and restored at
+    once, before any other thread could create a file)."""
     with contextlib.suppress(OSError, ValueError):
         for line in Path("/proc/self/status").read_text().splitlines():
             if line.startswith("Umask:"):

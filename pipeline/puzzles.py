@@ -97,11 +97,6 @@ def _side(board: str) -> int:
     return round(len(board) ** 0.5)
 
 
-def solve_puzzles(argument: str) -> list[Record]:
-    """The record of every puzzle the argument gives (raises UsageError)."""
-    return [solve_one(label, text) for label, text in puzzles_from(argument)]
-
-
 def describe(rec: Record, single: bool) -> str:
     """The solved grid with box separators, or the reason there is none."""
     lines = [] if single else [f"{rec.input}:"]

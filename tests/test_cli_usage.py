@@ -1,0 +1,141 @@
+"""What a newcomer meets first: help, version, usage errors, outputs the user can use
+(modes from the umask, upright, written even when a folder is read-only), quiet pipes."""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import pytest
+
+from pipeline.load import read_header
+from tests.synth import PUZZLE, SOLUTION, photo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_short_help_and_version(cli):
+    assert cli("-h").code == 0 and "Exit codes" in cli("-h").out
+    run = cli("--version")
+    assert run.code == 0 and run.out.startswith("snapsolve ")
+
+
+def test_report_naming_a_folder_is_a_usage_error_before_any_work(cli, puzzle_photo, tmp_path):
+    run = cli("--report", tmp_path, puzzle_photo)
+    assert run.code == 1 and "is a folder" in run.err and "Traceback" not in run.err
+    assert not puzzle_photo.with_name("puzzle.solved.jpg").exists()
+
+
+def test_output_naming_a_file_is_a_usage_error(cli, puzzle_photo, tmp_path):
+    existing = tmp_path / "somefile.jpg"
+    existing.write_bytes(b"x")
+    run = cli("-o", existing, puzzle_photo)
+    assert run.code == 1 and "this is a file; give a folder" in run.err
+
+
+def test_report_in_an_unwritable_place_is_named_as_the_report(cli, puzzle_photo, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    run = cli("--report", blocker / "report.csv", puzzle_photo)
+    assert run.code == 1 and "--report" in run.err and "output folder" not in run.err
+
+
+def test_a_small_pixel_limit_is_stated_in_pixels(cli, puzzle_photo):
+    (rec,) = cli("--json", "--max-pixels", "1000", puzzle_photo).records
+    assert rec["status"] == "unreadable" and "1,000 pixels" in rec["message"]
+
+
+def test_a_read_only_folder_keeps_the_solution_and_says_what_to_do(cli, puzzle_photo,
+                                                                   monkeypatch):
+    """A photo on a read-only card: the board and its solution are kept, the message says
+    why no annotated photo was written and how to get one, and the exit code says so."""
+    import pipeline.output as output
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(output.tempfile, "mkstemp", refuse)
+    run = cli("--json", puzzle_photo)
+    (rec,) = run.records
+    assert run.code == 4
+    assert rec["status"] == "unsaved" and rec["output"] is None
+    assert rec["board"] == PUZZLE and rec["solution"] == SOLUTION
+    assert "permission denied" in rec["message"] and "--output DIR" in rec["message"]
+    assert ".snapsolve-" not in rec["message"]
+
+
+@pytest.mark.parametrize("mask", [0o022, 0o027, 0o077])
+def test_outputs_follow_the_umask(cli, puzzle_photo, tmp_path, mask):
+    old = os.umask(mask)
+    try:
+        report = tmp_path / "report.csv"
+        assert cli("--report", report, puzzle_photo).code == 0
+    finally:
+        os.umask(old)
+    for path in (puzzle_photo.with_name("puzzle.solved.jpg"), report):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~mask, path
+
+
+def test_a_photo_with_a_stale_exif_tag_comes_out_upright_and_untagged(cli, tmp_path):
+    """The digits say the pixels are upright, though the tag says 'turn them': the output
+    is tagged upright, so viewers show it the way it was read."""
+    sample = ROOT / "sample_images" / "stale-exif-tag.jpg"
+    assert read_header(sample.read_bytes()).orientation != 1
+    run = cli("--json", "-o", tmp_path, sample)
+    (rec,) = run.records
+    out = Path(rec["output"]).read_bytes()
+    assert read_header(out).orientation == 1 and read_header(out).exif is not None
+    raw = cv2.imread(str(sample), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    assert cv2.imread(rec["output"]).shape == raw.shape  # shown as read: pixels as they were
+
+
+def test_a_turned_photo_comes_out_upright(cli, tmp_path):
+    image, _ = photo(turns=1)
+    path = tmp_path / "sideways.png"
+    cv2.imwrite(str(path), image)
+    (rec,) = cli("--json", path).records
+    assert cv2.imread(rec["output"]).shape == (image.shape[1], image.shape[0], 3)
+
+
+def test_a_closed_pipe_ends_the_run_quietly(tmp_path):
+    """`snapsolve --json ... | head -1`: no traceback, no message, the documented code."""
+    boards = tmp_path / "boards.txt"
+    boards.write_text("\n".join([PUZZLE] * 2000) + "\n")
+    command = [sys.executable, "-c", "from pipeline.cli import main; main()",
+               "--json", "--puzzle", str(boards)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert b'"status": "solved"' in first
+    assert proc.wait(timeout=60) == 141 and err == ""
+
+
+def test_a_puzzle_file_that_does_not_exist_is_named(cli):
+    run = cli("--puzzle", "missing.txt")
+    assert run.code == 1 and "missing.txt: no such file" in run.err
+
+
+def test_a_file_holding_a_grid_over_nine_lines_is_one_puzzle(cli, tmp_path):
+    rows = [PUZZLE[9 * r : 9 * r + 9].replace("0", ".") for r in range(9)]
+    lines = []
+    for r, row in enumerate(rows):
+        if r in (3, 6):
+            lines.append("------+-------+------")
+        lines.append(" | ".join(" ".join(row[i : i + 3]) for i in (0, 3, 6)))
+    grid = tmp_path / "grid.txt"
+    grid.write_text("\n".join(lines) + "\n")
+    run = cli("--json", "--puzzle", grid)
+    (rec,) = run.records
+    assert rec["status"] == "solved" and rec["solution"] == SOLUTION
+
+
+def test_a_typed_board_with_several_solutions_is_not_blamed_on_a_photo(cli):
+    run = cli("--puzzle", "0" * 81)
+    assert run.code == 2 and "more than one solution" in run.out
+    assert "missed" not in run.out
