@@ -60,14 +60,19 @@ def read_photo(
     """The reading stages: the board in the photo, upright, with per-cell probabilities
     (raises NoGrid when there is none). `corners`, when known (the benchmarks' outlines),
     stand in for the grid stage."""
-    outline = find_outline(photo, sizes) if corners is None else outline_at(photo, corners,
-                                                                             sizes[0])
-    return read_glyphs(cut_glyphs(outline), engine, photo.header.orientation)
+    if corners is None:
+        outline = find_outline(photo, sizes)
+    else:
+        outline = outline_at(photo, corners, sizes[0])
+    glyphs = cut_glyphs(outline)
+    return read_glyphs(glyphs, engine, photo.header.orientation)
 
 
 def cut_glyphs(outline: Outline) -> Glyphs:
     """The stages from the grid's outline to its glyphs: square, cells, glyphs."""
-    return find_glyphs(find_cells(cut_square(outline)))
+    square = cut_square(outline)
+    cells = find_cells(square)
+    return find_glyphs(cells)
 
 
 def outline_at(photo: Photo | np.ndarray, corners: np.ndarray, size: Size = NINE) -> Outline:
