@@ -27,7 +27,6 @@ import typer
 
 from .records import ExitCode
 
-VERSION = "0.2.0"
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
 DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
 DEFAULT_TIMEOUT = 60.0  # (pipeline.settings')
@@ -51,7 +50,9 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"snapsolve {VERSION}")
+        from ._version import __version__
+
+        typer.echo(f"snapsolve {__version__}")
         raise typer.Exit(ExitCode.OK)
 
 
