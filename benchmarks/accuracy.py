@@ -19,6 +19,7 @@ from pathlib import Path
 from benchmarks import dataset
 from pipeline.process import Job, process
 from pipeline.settings import Settings
+from pipeline.solve import SEARCH_NODES
 from solver import analyse, solve
 
 
@@ -60,7 +61,7 @@ def summarise(rows: list[tuple[dataset.Photo, dict]]) -> dict:
             else:
                 wrong_solutions += 1
         if rec["board"] is not None:  # what the board as read gives without correction
-            plain = analyse(rec["board"], max_nodes=20_000)
+            plain = analyse(rec["board"], max_nodes=SEARCH_NODES)
             if plain.status == "solved":
                 plain_right += plain.solution == truth
                 plain_wrong += plain.solution != truth

@@ -32,7 +32,7 @@ from pipeline._cnn import builtin
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
 from pipeline.products import Reading
-from pipeline.solve import solve_reading
+from pipeline.solve import SEARCH_NODES, solve_reading
 from pipeline.stages import read_photo
 from solver import analyse, solve
 
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                     read, planted = board, probs
                     for kind in kinds:
                         read, planted = plant(read, planted, str(kind), rng.uniform(lo, hi), rng)
-                    broken = analyse(read, limit=2, max_nodes=20_000).status != "solved"
+                    broken = analyse(read, limit=2, max_nodes=SEARCH_NODES).status != "solved"
                     tally["boards"] += 1
                     tally["broken"] += broken
                     verdict = trial(reading, read, planted, truth)

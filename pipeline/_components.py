@@ -27,6 +27,7 @@ DARK = (0.3, 0.4)  # the same for its contrast against the digits' ink (0.5 the 
 FAINT_INK = (0.2, 0.3)  # below the line, faint ink falls off more slowly, so that a
 # washed-out digit (from a fifth of the digits' ink) still reaches FAINT and is read
 HALF_INK = 0.5  # contrast under which the faint slope applies
+DECISION = 0.5  # clarity from which a window holds a symbol
 
 
 def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -174,7 +175,7 @@ def clarity_of(extent: np.ndarray, contrast: np.ndarray) -> np.ndarray:
     0.5 is the decision line (33 % of the cell long, or half the digits' ink)."""
     tall = np.clip((extent - TALL[0]) / TALL[1], 0.0, 1.0)
     dark = np.clip((contrast - DARK[0]) / DARK[1], 0.0, 1.0)
-    faint = 0.5 * np.clip((contrast - FAINT_INK[0]) / FAINT_INK[1], 0.0, 1.0)
+    faint = DECISION * np.clip((contrast - FAINT_INK[0]) / FAINT_INK[1], 0.0, 1.0)
     return np.minimum(tall, np.where(contrast < HALF_INK, faint, dark))
 
 

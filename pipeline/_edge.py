@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from ._quads import order_corners
-from ._structure import LINE_COVER, STRIPS, WARP
+from ._structure import LINE_COVER, STRIPS, WARP, square_matrix, warp_square
 
 EDGE_BAND = 4  # px of the working copy: ink this close to the photo's edge lies on the edge
 MAX_CUT = 2.5  # cells of a grid that may lie beyond the photo's edge
@@ -154,9 +154,8 @@ def extend_cut(mask: np.ndarray, quad: np.ndarray, side: int, n: int) -> np.ndar
     so a slanted cut is followed. None when the lines are not found."""
     rolled = np.roll(quad, -side, axis=0)  # the cut side on top of the warped square
     last = WARP - 1
-    target = np.array([[0, 0], [last, 0], [last, last], [0, last]], np.float32)
-    matrix = cv2.getPerspectiveTransform(rolled.astype(np.float32), target)
-    square = cv2.warpPerspective(mask, matrix, (WARP, WARP), flags=cv2.INTER_LINEAR)
+    matrix = square_matrix(rolled, WARP)
+    square = warp_square(mask, rolled, WARP)
     width = WARP // STRIPS
     rows = square[:, : STRIPS * width].reshape(WARP, STRIPS, width).sum(axis=2)
     rows = rows / (255.0 * width)

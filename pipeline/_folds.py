@@ -15,7 +15,7 @@ import functools
 import cv2
 import numpy as np
 
-from ._components import Parts, judge, line_like, window, window_parts
+from ._components import DECISION, Parts, judge, line_like, window, window_parts
 
 THICKEN_DOWN = np.ones((3, 1), np.uint8)
 THICKEN_ACROSS = np.ones((1, 3), np.uint8)
@@ -70,7 +70,7 @@ def rejudged(
     plain[border_lines(plain)] = 0
     labels, parts = window_parts(plain)
     keep, own, joint = judge(parts, contrast[i : i + 1])
-    if own[0] < 0.5:
+    if own[0] < DECISION:
         labels, parts = window_parts(without_folds(binary[rows, cols]))
         keep, own, joint = judge(parts, contrast[i : i + 1])
     y0, y1, x0, x1 = parts.grown_boxes(np.zeros(1, np.intp), joint)[0]

@@ -14,6 +14,7 @@ WORK_SIDE = 800  # longest side of the working copy, px
 INK_DELTA = 7  # grey levels below the local mean that make ink
 LOW_SPAN = 70  # a grey span under this is stretched: the lowest among the training photos is 74
 TYPICAL_SPAN = 110  # median 1st-99th percentile span of the training photos' grey levels
+SPAN_QUANTILES = (0.01, 0.99)  # a photo's grey span: between these quantiles of its levels
 TYPICAL_LOW = 60  # ... and their median 1st percentile: a stretched photo looks like that
 BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
 
@@ -52,7 +53,7 @@ def stretched(grey: np.ndarray) -> np.ndarray:
     lost. Photos of ordinary contrast are left exactly as they are."""
     sample = grey[::4, ::4].ravel()
     n = sample.size
-    lo_at, hi_at = int(0.01 * (n - 1)), int(0.99 * (n - 1))
+    lo_at, hi_at = (int(q * (n - 1)) for q in SPAN_QUANTILES)
     part = np.partition(sample, (lo_at, hi_at))
     lo, hi = float(part[lo_at]), float(part[hi_at])
     if hi - lo >= LOW_SPAN or hi - lo < 1:

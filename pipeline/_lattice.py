@@ -36,6 +36,7 @@ CLEAR_RISE = 2.5  # a clear peak in a band is this many times the window's media
 CLEAR_STEP = 0.04  # ... and this much above it ...
 CLEAR_SHARE = 0.5  # ... and at least this share of the window's highest
 MIN_BANDS = 3  # a line seen in fewer bands is not fitted
+AGREE = 0.1  # of a cell: crossings this near the perspective agree with it (RANSAC)
 
 
 def line_profiles(ink: np.ndarray, strong: float) -> tuple[np.ndarray, np.ndarray]:
@@ -206,7 +207,8 @@ def mesh_points(
         return None  # (checked first: the perspective fit below costs more than the rest)
     ideal = ideal_crossings(ink.shape[0] - 2 * margin, n)
     perspective, agree = cv2.findHomography(
-        ideal[seen].astype(np.float32), found[seen].astype(np.float32), cv2.RANSAC, 0.1 * cell
+        ideal[seen].astype(np.float32), found[seen].astype(np.float32), cv2.RANSAC,
+        AGREE * cell,
     )
     if perspective is None:
         return None

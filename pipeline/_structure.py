@@ -26,10 +26,15 @@ def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndar
 
     The quad's corners must run clockwise; which one comes first only turns the square.
     """
+    matrix = square_matrix(quad, side)
+    return cv2.warpPerspective(mask, matrix, (side, side), flags=cv2.INTER_LINEAR)
+
+
+def square_matrix(quad: np.ndarray, side: int) -> np.ndarray:
+    """The perspective that maps the quad's corners onto a side x side square's."""
     last = side - 1
     target = np.array([[0, 0], [last, 0], [last, last], [0, last]], np.float32)
-    matrix = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
-    return cv2.warpPerspective(mask, matrix, (side, side), flags=cv2.INTER_LINEAR)
+    return cv2.getPerspectiveTransform(np.asarray(quad, np.float32), target)
 
 
 def line_windows(side: int, n: int) -> tuple[list[int], list[int]]:

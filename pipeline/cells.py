@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from ._components import (
+    DECISION,
     band_ids,
     components,
     judge,
@@ -41,6 +42,7 @@ BLANK_CONTRAST = 0.2  # of the digit ink: a window whose central ink is fainter 
 MIN_DIGITS = 3  # fewer cells clearly above the paper give no digit level ...
 DIGIT_RISE = 1.6  # ... nor digits less than this many times darker than the paper: then
 DIGIT_FALLBACK = 0.6  # this share of the strongest strokes' ink stands in
+BELOW = 0.49  # of its clarity, what a blank window keeps: under DECISION whatever it was
 MIN_FILLED = 8  # a grid with fewer filled cells is no puzzle (a Sudoku has 17 givens or more)
 SQUARE3 = np.ones((3, 3), np.uint8)
 CORE = 0.5  # a mark's core is its ink darker than this share of its strong ink ...
@@ -143,8 +145,9 @@ def read_cells(
         r, c = divmod(i, x0.size)
         box = (tops[r] + gy0, tops[r] + gy1, lefts[c] + gx0, lefts[c] + gx1)
         marks[i] = Mark(box, lookup[labels[box[0] : box[1], box[2] : box[3]]])
-    filled = clarity >= 0.5
-    return marks, filled, np.where(filled, clarity, 0.49 * clarity).astype(np.float32)
+    filled = clarity >= DECISION
+    blank = BELOW * clarity  # every blank window stays below every filled one
+    return marks, filled, np.where(filled, clarity, blank).astype(np.float32)
 
 
 def read_cell(

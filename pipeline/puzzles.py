@@ -13,7 +13,7 @@ from pathlib import Path
 from solver import analyse, format_grid, parse
 
 from .errors import UsageError
-from .records import Record, Status
+from .records import Record, Status, solver_status
 
 
 def puzzles_from(argument: str) -> list[tuple[str, str]]:
@@ -80,7 +80,7 @@ def solve_one(label: str, text: str) -> Record:
         outcome = analyse(text)
     except ValueError as exc:
         return Record(label, Status.INVALID, f"not a board: {exc}").timed(started)
-    status = Status.ERROR if outcome.status == "gave_up" else Status(outcome.status)
+    status = solver_status(outcome.status)
     message = outcome.message
     if status is Status.MULTIPLE:
         message = f"more than one solution ({outcome.solutions}+ found, {_givens(outcome.board)}" \

@@ -75,6 +75,11 @@ class Record:
         return self.status in DONE
 
 
+def solver_status(status: str) -> Status:
+    """The record's status for a solver outcome's ('gave_up': an error, not the board's)."""
+    return Status.ERROR if status == "gave_up" else Status(status)
+
+
 def exit_code(records: list[Record]) -> ExitCode:
     """The run's exit code from its records: not solved beats unsaved beats OK."""
     statuses = {r.status for r in records}

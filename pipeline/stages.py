@@ -32,7 +32,7 @@ from .grid import find_outline
 from .load import decode_photo, load_photo
 from .products import Drawing, Glyphs, Header, Outline, Photo, Reading, Solved
 from .recognize import read_glyphs
-from .records import Record, Status
+from .records import Record, Status, solver_status
 from .render import render
 from .settings import Settings, engine_named
 from .solve import solve_board, solve_reading
@@ -145,7 +145,7 @@ def _record(label: str, reading: Reading, solved: Solved) -> Record:
          "used": "" if c.used == "0" else c.used, "probability": round(c.probability, 4)}
         for c in solved.corrections
     ]
-    status = Status.ERROR if solved.status == "gave_up" else Status(solved.status)
+    status = solver_status(solved.status)
     message = solved.message
     if status is Status.SOLVED:
         message = "solved" if not corrections else (
