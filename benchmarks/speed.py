@@ -30,7 +30,7 @@ from pipeline.recognize import read_glyphs
 from pipeline.render import render, symbol_patch
 from pipeline.solve import solve_reading
 from pipeline.square import cut_square
-from pipeline.stages import drawing
+from pipeline.verdict import drawing
 
 STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "solve", "render", "encode")
 

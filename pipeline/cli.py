@@ -107,6 +107,14 @@ def snapsolve(
     timeout: Annotated[
         float, typer.Option(min=0, help="Seconds allowed per photo (0: no limit).")
     ] = DEFAULT_TIMEOUT,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="No spoilers, for a puzzle you filled in by hand: mark your wrong entries "
+            "and show nothing you have not written.",
+        ),
+    ] = False,
     no_correct: Annotated[
         bool,
         typer.Option(
@@ -134,7 +142,7 @@ def snapsolve(
             from .settings import Settings
 
             settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
-                                correct=not no_correct)
+                                correct=not no_correct, check=check)
             code = _photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
     except KeyboardInterrupt:
         typer.echo("snapsolve: interrupted", err=True)

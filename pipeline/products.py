@@ -143,20 +143,24 @@ class Ink(IntEnum):
     """What a cell holds, as the recognizer tells it (columns of Reading.ink_classes)."""
 
     EMPTY = 0
-    PRINTED = 1
+    PRINTED = 1  # a given, printed with the puzzle
+    PEN = 2  # an entry, written by hand (pen or pencil)
 
 
 @dataclass(frozen=True)
 class Reading:
-    """Stage recognize: the board as read, upright, with per-cell probabilities."""
+    """Stage recognize: the board as read, upright, with per-cell probabilities: the
+    printed givens, and the entries written by hand."""
 
-    board: str  # canonical (solver.size): '0' empty, else the value's symbol
-    probabilities: np.ndarray  # (cells, n + 1): column 0 P(empty), column v P(value v)
+    board: str  # the givens, canonical (solver.size): '0' where no printed symbol
+    probabilities: np.ndarray  # (cells, n + 1): column 0 P(no given), column v P(given v)
     ink_classes: np.ndarray  # (cells, len(Ink)): the probability of each kind of ink
     calibrated: bool  # the probabilities mean what they say (correction may rely on them)
     ink: CellInk  # in the square's frame (see geometry.upright_order)
     geometry: Geometry
     style: Style
+    entries: str = ""  # the handwritten entries, canonical, '0' where none ("" for none)
+    entry_probabilities: np.ndarray | None = None  # (cells, n + 1) as `probabilities`
 
     @property
     def size(self) -> Size:
@@ -184,6 +188,9 @@ class Solved:
     message: str  # the solver's sentence, phrased for a board read from a photo
     corrections: tuple[Correction, ...] = ()
     confidence: float = 0.0  # probability that the board used is read right
+    entries: str = ""  # the entries checked, canonical, '0' where none ("" for none)
+    wrong: tuple[int, ...] = ()  # cells whose entry is not the solution's
+    unreadable: tuple[int, ...] = ()  # cells whose handwriting was too uncertain to check
 
 
 @dataclass(frozen=True)
@@ -193,3 +200,5 @@ class Drawing:
     values: dict[int, str] = field(default_factory=dict)  # cell -> symbol written in it
     rings: tuple[int, ...] = ()  # cells ringed for the user to check (corrected readings)
     style: Style = Style()
+    wrong: dict[int, str | None] = field(default_factory=dict)  # a wrong entry's cell ->
+    # the right symbol, shown small beside it (None: marked, not told)

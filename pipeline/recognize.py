@@ -49,10 +49,10 @@ def read_glyphs(glyphs: Glyphs, engine: Recognizer, exif_orientation: int = 1) -
     values[present] = picked
     probs = cell_probabilities(glyphs, turns, values, engine.calibrated)
     board = board_from(probs, size.symbols)
-    ink = np.column_stack([probs[:, 0], 1.0 - probs[:, 0]])
+    ink = np.zeros((size.cells, len(Ink)))
+    ink[:, Ink.EMPTY], ink[:, Ink.PRINTED] = probs[:, 0], 1.0 - probs[:, 0]
     geometry = replace(glyphs.geometry, turns=turns)
-    return Reading(board, probs, ink[:, : len(Ink)], engine.calibrated, glyphs.ink, geometry,
-                   glyphs.style)
+    return Reading(board, probs, ink, engine.calibrated, glyphs.ink, geometry, glyphs.style)
 
 
 def cell_probabilities(

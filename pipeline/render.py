@@ -20,6 +20,9 @@ from .products import Drawing, Geometry
 
 INK = (34, 34, 220)  # BGR red: stands apart from black print and blue pen
 RING = (0, 160, 255)  # BGR orange: marks readings that were corrected, for the user to check
+WRONG = (200, 0, 200)  # BGR magenta: marks a wrong entry, apart from red fill and blue pen
+HINT_SIZE = 0.45  # of the print's height: the right symbol written small beside a wrong entry
+HINT_AT = (0.3, -0.3)  # of a cell, x and y: where that small symbol sits from the centre
 CANVAS_MAX = 1600  # px: the flat square never needs more than this
 CANVAS_MIN = 64  # px: nor less than this
 RING_SIZE = 0.42  # of the cell: the ring's radius
@@ -77,14 +80,36 @@ def flat_planes(
                   (ys[r] + ys[r + 1]) / 2 + style.offset[1] * ch)
         place(symbols, patch, centre)
     planes = [(symbols, INK)]
-    if drawing.rings:
-        rings = np.zeros((side, side), np.uint8)
+    for cells, colour in ((drawing.rings, RING), (tuple(drawing.wrong), WRONG)):
+        if not cells:
+            continue
+        marks = np.zeros((side, side), np.uint8)
         patch = ring_patch(round(cw), round(ch))
-        for cell in drawing.rings:
+        for cell in cells:
             r, c = divmod(order[cell], n)
-            place(rings, patch, ((xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2))
-        planes.insert(0, (rings, RING))
+            place(marks, patch, ((xs[c] + xs[c + 1]) / 2, (ys[r] + ys[r + 1]) / 2))
+        planes.insert(0, (marks, colour))
+    told = {cell: s for cell, s in drawing.wrong.items() if s is not None}
+    if told:  # the right symbol, small, in the wrong entry's corner
+        small = np.zeros((side, side), np.uint8)
+        for cell, symbol in told.items():
+            r, c = divmod(order[cell], n)
+            patch = np.rot90(symbol_patch(symbol, round(HINT_SIZE * height),
+                                          max(1, round(HINT_SIZE * stroke))), -turns)
+            dx, dy = _turned_offset(HINT_AT, turns)
+            place(small, patch, ((xs[c] + xs[c + 1]) / 2 + dx * cw,
+                                 (ys[r] + ys[r + 1]) / 2 + dy * ch))
+        planes.append((small, WRONG))
     return planes
+
+
+def _turned_offset(offset: tuple[float, float], turns: int) -> tuple[float, float]:
+    """An upright (x, y) offset (y down) in the square's frame, which is the upright frame
+    turned clockwise by `turns` quarter turns (as the symbols drawn upright are)."""
+    x, y = offset
+    for _ in range(turns % 4):
+        x, y = -y, x  # a quarter turn clockwise
+    return x, y
 
 
 @functools.lru_cache(maxsize=256)

@@ -68,10 +68,14 @@ class Display:
 
 
 def describe(rec: Record, detailed: bool) -> str:
-    """Text for one record: a line, or for a single photo the boards too."""
+    """Text for one record: a line (and what was found or corrected), or for a single photo
+    the boards too."""
     head = f"{rec.input}: {rec.status}"
-    if rec.status is Status.SOLVED:
+    if rec.output:
         head += f" -> {rec.output}"
+    if rec.status is Status.SOLVED:
+        detail = rec.message.removeprefix("solved").lstrip(" ;")
+        head += f"\n  {detail}" if detail else ""
     elif rec.message:
         head += f" ({rec.message})"
     for fix in rec.corrections:
@@ -80,11 +84,39 @@ def describe(rec: Record, detailed: bool) -> str:
     if not detailed:
         return head
     parts = [head]
-    if rec.board:
+    entries = rec.extra.get("entries") or ""
+    if rec.board and entries.strip("0"):
+        wrong = set(rec.extra.get("wrong_entries") or ())
+        parts += ["", "Board as read (5 printed, 5' written by you, 5! written and wrong):",
+                  marked_grid(rec.board, entries, wrong)]
+    elif rec.board:
         parts += ["", "Board as read:", format_grid(rec.board)]
     if rec.solution:
         parts += ["", "Solution:", format_grid(rec.solution)]
     return "\n".join(parts)
+
+
+def marked_grid(board: str, entries: str, wrong: set[str]) -> str:
+    """The givens and the entries in one grid with box separators, an entry marked ' (or
+    ! when wrong), each cell two characters wide."""
+    n = round(len(board) ** 0.5)
+    box = round(n**0.5)
+    cells = []
+    for cell, (given, entry) in enumerate(zip(board, entries, strict=True)):
+        name = f"r{cell // n + 1}c{cell % n + 1}"
+        if given != "0":
+            cells.append(f"{given} ")
+        elif entry != "0":
+            cells.append(entry + ("!" if name in wrong else "'"))
+        else:
+            cells.append(". ")
+    rows = []
+    for r in range(n):
+        if r and r % box == 0:
+            rows.append("-+-".join("-" * (3 * box - 1) for _ in range(box)))
+        row = cells[n * r : n * r + n]
+        rows.append(" | ".join(" ".join(row[b : b + box]) for b in range(0, n, box)))
+    return "\n".join(rows)
 
 
 def summarise(records: list[Record], seconds: float) -> str:
@@ -98,7 +130,7 @@ def summarise(records: list[Record], seconds: float) -> str:
 
 def write_csv(path: Path, records: list[Record]) -> None:
     """One row per photo with the record's fields (lists as JSON), written atomically."""
-    rows = [rec.as_dict() for rec in records]
+    rows = [_row(rec) for rec in records]
     extra = sorted({k for r in rows for k in r} - set(FIELDS))
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(FIELDS) + extra)
@@ -106,6 +138,17 @@ def write_csv(path: Path, records: list[Record]) -> None:
     for row in rows:
         writer.writerow({k: _cell(v) for k, v in row.items()})
     write_atomically(path, buffer.getvalue().encode())
+
+
+def _row(rec: Record) -> dict:
+    """A record as a CSV row: the per-cell ink classes left out (the JSON has them), the
+    entries counted."""
+    row = rec.as_dict()
+    row.pop("cells", None)
+    if "entries" in row:
+        row["entries_written"] = sum(ch != "0" for ch in row["entries"])
+        row["entries_wrong"] = len(row["wrong_entries"])
+    return row
 
 
 def _cell(value: object) -> object:

@@ -19,6 +19,7 @@ class Settings:
     max_pixels: int = DEFAULT_MAX_PIXELS  # larger images are refused from their header
     timeout: float = DEFAULT_TIMEOUT  # s per photo, 0 for no limit
     correct: bool = True  # correct misreadings with the solver's help
+    check: bool = False  # no spoilers: mark wrong entries, reveal nothing not written
 
 
 def engine_named(name: str) -> Recognizer:

@@ -9,6 +9,8 @@ with one solution is never changed.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from solver import analyse, parse
 
 from ._correct import board_probability, correct, disputed_blanks
@@ -18,11 +20,14 @@ from .products import Reading, Solved
 
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
+ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but reported unreadable
 
 
 def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
-    """The stage: solve the board as read; when it is not uniquely solvable and
-    `correcting` (and the recognizer is calibrated), look closer and correct it."""
+    """The stage: solve the printed givens as read (the entries written by hand may be
+    wrong, so they never count); when they are not uniquely solvable and `correcting` (and
+    the recognizer is calibrated), look closer and correct them. Then check every entry
+    against the solution."""
     symbols = reading.size.symbols
     correcting = correcting and reading.calibrated
     board = reading.board
@@ -38,10 +43,30 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     message = outcome.message
     if outcome.status == "gave_up":
         message = "the board as read is too ambiguous to solve quickly (probably misread)"
-    return Solved(
+    solved = Solved(
         board, reading.board, outcome.status, outcome.solution, message, corrections,
         board_probability(board, probs, symbols),
     )
+    return check_entries(solved, reading)
+
+
+def check_entries(solved: Solved, reading: Reading) -> Solved:
+    """The solved board with the reading's handwritten entries checked against its
+    solution: those too uncertain to read are set apart, the rest are right or wrong. A
+    cell that became a given by correction holds no entry."""
+    if not reading.entries or reading.entry_probabilities is None:
+        return solved
+    entries, unreadable = [], []
+    for cell, (entry, given) in enumerate(zip(reading.entries, solved.board, strict=True)):
+        sure = reading.entry_probabilities[cell].max() >= ENTRY_SURE
+        if entry != "0" and given == "0" and not sure:
+            unreadable.append(cell)
+        entries.append(entry if given == "0" and sure else "0")
+    written = "".join(entries)
+    wrong = ()
+    if solved.solution is not None:
+        wrong = tuple(c for c, e in enumerate(written) if e != "0" and e != solved.solution[c])
+    return replace(solved, entries=written, wrong=wrong, unreadable=tuple(unreadable))
 
 
 def solve_board(board: str, reading: Reading) -> Solved:

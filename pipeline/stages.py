@@ -30,15 +30,15 @@ from .errors import MissingDependency, PhotoTimeout, SnapsolveError
 from .glyphs import find_glyphs
 from .grid import find_outline
 from .load import decode_photo, load_photo
-from .products import Drawing, Glyphs, Header, Outline, Photo, Reading, Solved
+from .products import Glyphs, Header, Outline, Photo, Reading
 from .recognize import read_glyphs
-from .records import Record, Status, solver_status
+from .records import Record, Status
 from .render import render
 from .settings import Settings, engine_named
 from .solve import solve_board, solve_reading
 from .square import cut_square
+from .verdict import drawing, photo_record
 
-LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 SIZES = (NINE,)  # the board sizes looked for in a photo
 
 PhotoSource = str | os.PathLike | bytes | np.ndarray
@@ -118,49 +118,11 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     reading = read_photo(photo, engine)
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
-    record = _record(label, reading, solved)
+    record = photo_record(label, reading, solved, settings.check)
     if solved.status != "solved":
         return Result(record, None, photo.header)
-    image = render(photo.pixels, reading.geometry, drawing(solved, reading))
+    image = render(photo.pixels, reading.geometry, drawing(solved, reading, settings.check))
     return Result(record, image, photo.header)
-
-
-def drawing(solved: Solved, reading: Reading) -> Drawing:
-    """What to write onto the photo: the solution in the cells empty on the board used, and
-    rings around the givens that were corrected."""
-    values = {
-        cell: symbol
-        for cell, (given, symbol) in enumerate(zip(solved.board, solved.solution, strict=True))
-        if given == "0"
-    }
-    rings = tuple(c.cell for c in solved.corrections if c.used != "0")
-    return Drawing(values, rings, reading.style)
-
-
-def _record(label: str, reading: Reading, solved: Solved) -> Record:
-    """The record of a photo read and solved (or not)."""
-    size = reading.size
-    corrections = [
-        {"cell": size.cell_name(c.cell), "read": "" if c.read == "0" else c.read,
-         "used": "" if c.used == "0" else c.used, "probability": round(c.probability, 4)}
-        for c in solved.corrections
-    ]
-    status = solver_status(solved.status)
-    message = solved.message
-    if status is Status.SOLVED:
-        message = "solved" if not corrections else (
-            f"solved after correcting {len(corrections)} reading(s); please check the ringed"
-            " cells")
-    return Record(
-        label, status, message,
-        board=solved.read,
-        solution=solved.solution if status is Status.SOLVED else None,
-        size=size.n,
-        givens=sum(ch != "0" for ch in solved.board),
-        corrections=corrections,
-        confidence=round(solved.confidence, 4),
-        low_confidence=bool(corrections) or solved.confidence < LOW_CONFIDENCE,
-    )
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:

@@ -50,7 +50,8 @@ def test_synthetic_photo_is_read_upright_whatever_its_turn(turns):
     assert reading.geometry.turns == (-turns) % 4
     assert reading.probabilities.shape == (81, 10)
     assert np.allclose(reading.probabilities.sum(axis=1), 1.0)
-    assert reading.ink_classes.shape == (81, 2)
+    assert reading.ink_classes.shape == (81, 3)
+    assert not reading.ink_classes[:, 2].any()  # no handwriting in a printed puzzle
     np.testing.assert_allclose(reading.ink_classes[:, 0], reading.probabilities[:, 0])
 
 

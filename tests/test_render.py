@@ -132,7 +132,8 @@ def test_real_photo_gets_every_empty_cell_filled_and_givens_untouched(name):
     from pipeline._cnn import builtin
     from pipeline.load import load_photo
     from pipeline.solve import solve_reading
-    from pipeline.stages import drawing, read_photo
+    from pipeline.stages import read_photo
+    from pipeline.verdict import drawing
 
     path = Path(__file__).resolve().parent.parent / "sample_images" / name
     loaded = load_photo(path)
@@ -172,3 +173,25 @@ def test_place_centres_a_patch_and_crops_it_to_the_plane():
     place(plane, big, (11.0, 1.0))  # over the corner: what lies outside is cut off
     np.testing.assert_array_equal(plane[0:4, 8:12], big[2:6, 0:4])
     assert plane[:, :8].sum() == 0 and plane[4:].sum() == 0
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns):
+    """In the upright result, whatever the turn: a magenta ring around the cell and the
+    right symbol, small, in its upper right; in check mode (no symbol) the ring only."""
+    from pipeline.render import WRONG
+
+    image, corners = photo(turns=turns)
+    geometry = geometry_of(image, corners, turns=(-turns) % 4)
+    cell = 40  # r5c5, upright
+    told = render(image, geometry, Drawing({}, (), Style(), {cell: "8"}))
+    ringed = render(image, geometry, Drawing({}, (), Style(), {cell: None}))
+    base = np.ascontiguousarray(np.rot90(image, (-turns) % 4))
+    marked = towards(WRONG, base, told)
+    only_ring = towards(WRONG, base, ringed)
+    extra = marked & ~only_ring  # the small symbol's pixels
+    ys, xs = np.nonzero(only_ring)
+    cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2
+    sy, sx = np.nonzero(extra)
+    assert sy.size > 10
+    assert sx.mean() > cx and sy.mean() < cy  # upper right of the cell's centre

@@ -201,3 +201,44 @@ def test_a_board_given_by_hand_is_solved_as_given_and_checked():
         solve_board("12345", reading)
     with pytest.raises(InvalidBoard):
         solve_board(PUZZLE[:16], reading)  # a 4x4 board for a 9x9 photo
+
+
+def _with_entries(entries: str, sure: float = 0.98) -> Reading:
+    """A reading of the printed puzzle with the given handwritten entries."""
+    probs = np.full((81, 10), 0.0005)
+    for cell, ch in enumerate(PUZZLE):
+        probs[cell, int(ch)] = 0.995
+    pen = np.full((81, 10), (1 - sure) / 9)
+    for cell, ch in enumerate(entries):
+        pen[cell, int(ch)] = sure if ch != "0" else 1.0
+        if ch == "0":
+            pen[cell, 1:] = 0.0
+    from dataclasses import replace
+
+    return replace(reading_of(PUZZLE, probs), entries=entries, entry_probabilities=pen)
+
+
+def test_entries_are_checked_against_the_solution_from_the_givens_alone():
+    blanks = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+    entries = ["0"] * 81
+    for cell in blanks[:20]:
+        entries[cell] = SOLUTION[cell]
+    wrong_cell = blanks[3]
+    entries[wrong_cell] = str(int(SOLUTION[wrong_cell]) % 9 + 1)  # written wrong
+    solved = solve_reading(_with_entries("".join(entries)))
+    assert solved.status == "solved" and solved.solution == SOLUTION
+    assert solved.board == PUZZLE  # the entries never count as givens
+    assert solved.wrong == (wrong_cell,)
+    assert sum(ch != "0" for ch in solved.entries) == 20 and not solved.unreadable
+
+
+def test_an_entry_read_unsurely_is_reported_not_judged():
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "4" + "0" * (80 - blank)
+    solved = solve_reading(_with_entries(entries, sure=0.5))
+    assert solved.unreadable == (blank,) and solved.wrong == () and solved.entries == "0" * 81
+
+
+def test_without_entries_nothing_is_checked():
+    solved = solve_reading(reading_of(PUZZLE, np.full((81, 10), 0.1)))
+    assert solved.entries == "" and solved.wrong == () and solved.unreadable == ()

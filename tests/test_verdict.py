@@ -1,0 +1,68 @@
+"""What a photo's record says, and what is drawn: statuses, entries checked, no spoilers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.products import Correction, Solved
+from pipeline.verdict import drawing, message, photo_record
+from tests.synth import PUZZLE, SOLUTION
+from tests.test_solve import reading_of
+
+
+def _solved(entries: str = "", wrong: tuple[int, ...] = (), unreadable=(), fixes=()) -> Solved:
+    return Solved(PUZZLE, PUZZLE, "solved", SOLUTION, "solved; the solution is unique", fixes,
+                  0.97, entries, wrong, unreadable)
+
+
+def _entries(cells: dict[int, str]) -> str:
+    out = ["0"] * 81
+    for cell, symbol in cells.items():
+        out[cell] = symbol
+    return "".join(out)
+
+
+BLANKS = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+READING = reading_of(PUZZLE, np.full((81, 10), 0.1))
+
+
+def test_a_photo_without_entries_says_solved():
+    rec = photo_record("p.jpg", READING, _solved())
+    assert rec.message == "solved" and rec.solution == SOLUTION and rec.board == PUZZLE
+    assert rec.extra["entries"] == "0" * 81 and rec.extra["wrong_entries"] == []
+    assert len(rec.extra["cells"]) == 81 and {"ink", "p"} <= set(rec.extra["cells"][0])
+
+
+def test_right_and_wrong_entries_are_told_and_named():
+    right = _entries({c: SOLUTION[c] for c in BLANKS[:5]})
+    assert message(READING, _solved(right), False) == "solved; all 5 of your entries are right"
+    cell = BLANKS[0]
+    wrong = _entries({cell: "1" if SOLUTION[cell] != "1" else "2"} | {c: SOLUTION[c]
+                                                                      for c in BLANKS[1:3]})
+    text = message(READING, _solved(wrong, (cell,)), False)
+    name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    assert f"1 of your 3 entries are wrong: {name} (you wrote {wrong[cell]}, it is" in text
+    assert f"it is {SOLUTION[cell]})" in text
+
+
+def test_check_mode_reveals_nothing_not_written():
+    cell = BLANKS[0]
+    wrong = _entries({cell: "1" if SOLUTION[cell] != "1" else "2"})
+    solved = _solved(wrong, (cell,))
+    rec = photo_record("p.jpg", READING, solved, check=True)
+    assert rec.solution is None
+    assert "it is" not in rec.message and rec.extra["wrong_entries"] == [
+        f"r{cell // 9 + 1}c{cell % 9 + 1}"]
+    shown = drawing(solved, READING, check=True)
+    assert shown.values == {} and shown.wrong == {cell: None}
+    full = drawing(solved, READING)
+    assert full.wrong == {cell: SOLUTION[cell]}
+    assert cell not in full.values and len(full.values) == len(BLANKS) - 1  # not over pen
+
+
+def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
+    fix = Correction(0, "3", "5", 0.4)
+    text = message(READING, _solved(fixes=(fix,), unreadable=(BLANKS[0],)), False)
+    assert text.startswith("solved after correcting 1 reading(s)")
+    assert "1 cell(s) hold handwriting too unclear to check" in text
+    assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
