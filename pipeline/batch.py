@@ -91,7 +91,13 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
             yield crashed(job)
 
 
-def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
+def worker_pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
+    """The batch runner's worker processes for a long-lived server (`snapsolve serve`): never
+    forked from the server itself, whose open connections a forked worker would hold."""
+    return _pool(settings, workers, fork=False)
+
+
+def _pool(settings: Settings, workers: int, fork: bool = True) -> ProcessPoolExecutor:
     """Worker processes, forked directly when that is safe, else from a fork server.
 
     Forking copies only the calling thread: if this process runs other threads (OpenCV's
@@ -99,7 +105,7 @@ def _pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
     worker can hang. A single-threaded process forks safely and quickest; otherwise a clean
     fork server that has imported the pipeline is both safe and nearly as quick."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and _single_threaded():
+    if fork and "fork" in methods and _single_threaded():
         context = multiprocessing.get_context("fork")
     elif "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")

@@ -20,6 +20,7 @@ from typing import Annotated
 import typer
 
 from . import report
+from ._default_command import DefaultCommandGroup
 from .batch import plan, run
 from .errors import (
     EXIT_INTERRUPTED,
@@ -33,6 +34,7 @@ from .load import DEFAULT_MAX_PIXELS
 from .output import check_writable
 from .process import DEFAULT_TIMEOUT, Settings, engine_named
 from .puzzles import solve_puzzles
+from .web.command import serve
 
 
 class Engine(StrEnum):
@@ -45,10 +47,11 @@ EPILOG = (
     "3 missing dependency, 130 interrupted."
 )
 
-app = typer.Typer(add_completion=False, rich_markup_mode=None)
+app = typer.Typer(add_completion=False, rich_markup_mode=None, cls=DefaultCommandGroup)
+app.command("serve")(serve)
 
 
-@app.command(epilog=EPILOG)
+@app.command(DefaultCommandGroup.default_command, hidden=True, epilog=EPILOG)
 def snapsolve(
     paths: Annotated[
         list[str] | None,

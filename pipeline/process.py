@@ -37,11 +37,14 @@ class PhotoTimeout(SnapsolveError):
 
 @dataclass(frozen=True)
 class Job:
-    """One photo to process: the path as the user gave it and where its output goes."""
+    """One photo to process: the path as the user gave it and where its output goes. `board`,
+    a canonical board typed or fixed by the user, is solved and drawn instead of the board as
+    read (never corrected: the user has the last word)."""
 
     source: str
     path: Path
     output: Path
+    board: str | None = None
 
 
 @dataclass(frozen=True)
@@ -129,19 +132,21 @@ def _process(job: Job, settings: Settings, started: float) -> dict:
     engine = engine_named(settings.engine)
     photo = load_photo(job.path, settings.max_pixels)
     reading = read_board(photo.pixels, engine, photo.header.orientation)
-    correcting = settings.correct and engine.calibrated
-    outcome = analyse(reading.board, limit=2, max_nodes=MAX_SEARCH_NODES)
+    read = reading.board if job.board is None else job.board  # the user's board is final
+    correcting = settings.correct and engine.calibrated and job.board is None
+    outcome = analyse(read, limit=2, max_nodes=MAX_SEARCH_NODES)
     probs = reading.probabilities
     if outcome.status == "multiple" and correcting:  # a digit missed: look again
-        probs = reread_blanks(reading, disputed_blanks(reading.board))
-    board, corrections, outcome = settle(reading.board, probs, correcting, outcome=outcome)
-    confidence = board_probability(board, probs)
+        probs = reread_blanks(reading, disputed_blanks(read))
+    board, corrections, outcome = settle(read, probs, correcting, outcome=outcome)
+    confidence = board_probability(board, probs) if job.board is None else None
     fields: dict[str, Any] = {
-        "board": reading.board,
+        "board": read,
         "givens": sum(ch != "0" for ch in board),
         "corrections": [c.as_dict() for c in corrections],
-        "confidence": round(confidence, 4),
-        "low_confidence": bool(corrections) or confidence < LOW_CONFIDENCE,
+        "confidence": None if confidence is None else round(confidence, 4),
+        "low_confidence": bool(corrections) or (confidence is not None
+                                                 and confidence < LOW_CONFIDENCE),
     }
     if outcome.status != "solved":
         status = "error" if outcome.status == "gave_up" else outcome.status

@@ -1,0 +1,66 @@
+"""The one place where the web server meets the photo pipeline and the solver.
+
+Everything the server asks of `pipeline` and `solver` goes through these few functions, so a
+change of the pipeline's API is a change of this file only. The functions that run in the
+worker processes (`process`, `typed_board`) are module-level, so they can be pickled.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from solver import parse
+
+from ..batch import worker_pool
+from ..errors import UnreadableImage
+from ..load import read_header
+from ..process import DEFAULT_TIMEOUT, Job, Settings, engine_named, process, record
+from ..puzzles import solve_one
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "Settings",
+    "canonical_board",
+    "engine_named",
+    "failure",
+    "not_an_image",
+    "photo_job",
+    "process",
+    "typed_board",
+    "worker_pool",
+]
+
+def photo_job(name: str, photo: Path, output: Path, board: str | None = None) -> Job:
+    """The job for an uploaded photo; `board`, when given, replaces the board as read (the
+    one place a board fixed by the user enters the pipeline)."""
+    return Job(name, photo, output, board=board)
+
+
+def canonical_board(text: str) -> str:
+    """The canonical form of a board typed or fixed by the user (raises ValueError)."""
+    return parse(text)
+
+
+def not_an_image(photo: Path) -> str | None:
+    """Why the file is not an image snapsolve reads, judged from its header (a TIFF's may
+    lie at its end, so the whole file is read); None when the header is an image's."""
+    try:
+        read_header(photo.read_bytes())
+    except UnreadableImage as exc:
+        return str(exc)
+    return None
+
+
+def typed_board(name: str, board: str) -> dict:
+    """The record of a typed board (no photo), with every key of a photo's record."""
+    rec = failure(name, "error", "")
+    rec.update(solve_one(name, board))
+    if rec["board"]:
+        rec["givens"] = sum(ch != "0" for ch in rec["board"])
+    return rec
+
+
+def failure(name: str, status: str, message: str) -> dict:
+    """The record of a photo the server could not get read (its worker crashed or hung)."""
+    return record(Job(name, Path(name), Path(name)), status, message, time.perf_counter())
