@@ -1,7 +1,7 @@
 """`POST /api/solve`: a photo, a typed board, or a board fixed on a photo already sent.
 
     multipart/form-data  photo=<file> [board=<board>]   read the photo (with that board)
-    multipart/form-data  board=<board>                  solve a typed board
+    multipart/form-data  board=<board>                  solve a typed board (or urlencoded)
     application/json     {"board": "..."}               solve a typed board
     application/json     {"board": "...", "photo": id}  solve that board, redraw that photo
 
@@ -61,7 +61,7 @@ async def solve(request: Request) -> Response:
 
 async def _solve(request: Request) -> Response:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind == "multipart/form-data":
+    if kind in ("multipart/form-data", "application/x-www-form-urlencoded"):
         return await _from_form(request)
     if kind == "application/json":
         return await _from_json(request)

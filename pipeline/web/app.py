@@ -109,7 +109,7 @@ def create_app(config: ServerConfig, workers: Workers | None = None,
 def _workers(config: ServerConfig) -> Workers:
     settings = config.settings
     hard_limit = settings.timeout + WORKER_GRACE if settings.timeout > 0 else None
-    return Workers(lambda: worker_pool(settings, config.jobs), config.jobs, config.queue,
+    return Workers(lambda n: worker_pool(settings, n), config.jobs, config.queue,
                    hard_limit)
 
 

@@ -67,7 +67,7 @@ def format_size(size: int) -> str:
     """'25 MB', '1.5 GB', '300 bytes': a limit as shown to a person (SI units)."""
     for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
         if size >= scale:
-            return f"{size / scale:.3g} {unit}"
+            return f"{round(size / scale, 2):g} {unit}"
     return f"{size} bytes"
 
 
