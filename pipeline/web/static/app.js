@@ -54,10 +54,13 @@ for (const input of [$("camera"), $("chooser")]) {
   });
 }
 $("type-board").addEventListener("click", () => typeBoard());
-$("again").addEventListener("click", () => {
-  $("pick").scrollIntoView({ behavior: "smooth" });
-  $("camera").click();
-});
+$("type-instead").addEventListener("click", () => typeBoard());
+for (const id of ["again", "retake"]) {
+  $(id).addEventListener("click", () => {
+    $("pick").scrollIntoView({ behavior: "smooth" });
+    $("camera").click();
+  });
+}
 $("show-solution").addEventListener("change", () => paintBoard());
 $("undo").addEventListener("click", () => {
   if (page.read) fix(page.read, null, true);
@@ -201,6 +204,7 @@ function typeBoard() {
 
 function showRecord(rec, fresh) {
   $("progress").hidden = true;
+  $("pick").classList.add("compact");
   $("result").hidden = false;
   page.record = rec;
   if (fresh) {
@@ -236,7 +240,7 @@ function showPhoto(rec) {
   if (rec.image_url) {
     pane.hidden = false;
     viewer.show(rec.image_url, "the photo with the solution drawn in");
-    $("photo-caption").textContent = "Solution drawn on your photo";
+    $("photo-caption").textContent = "Your photo, solved";
     download.hidden = false;
     download.href = `${rec.image_url}?download`;
   } else if (page.localUrl && page.file && rec.status !== "unreadable") {
@@ -293,6 +297,8 @@ function cellIndex(name, current) {
 function setStatus(status, message) {
   const el = $("status");
   el.className = `status ${status}`;
+  $("status-actions").hidden = !["no_grid", "unreadable", "error"].includes(status) || Boolean(page.read);
+  $("again").hidden = !$("status-actions").hidden;
   $("status-title").textContent = TITLES[status] || (status === "typing" ? "Type the board" : status);
   $("status-message").textContent = message;
 }
