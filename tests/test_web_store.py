@@ -144,3 +144,24 @@ def test_a_store_left_open_is_removed_when_collected(tmp_path):
     del store
     gc.collect()
     assert not root.exists()
+
+
+def test_sweeps_at_once_and_photos_removed_meanwhile_do_not_fail(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = ResultStore(parent=tmp_path, max_count=5)
+    entries = [store.create() for _ in range(40)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda e: (store.discard(e), store.prune()), entries[:20]))
+        list(pool.map(lambda _: store.prune(), range(20)))
+    store.prune()
+    assert len(list(store.root.iterdir())) <= 5
+
+
+def test_uploads_together_share_one_sweep(tmp_path):
+    store = ResultStore(parent=tmp_path, max_count=0)
+    store.create()
+    assert store.prune_soon() == 1
+    store.create()
+    assert store.prune_soon() == 0  # within PRUNE_INTERVAL of the last sweep
+    assert store.prune() == 1

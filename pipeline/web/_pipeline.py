@@ -31,6 +31,9 @@ __all__ = [
     "worker_pool",
 ]
 
+HEAD_BYTES = 256 * 1024  # enough for a phone JPEG's EXIF, ICC profile and thumbnail
+
+
 def photo_job(name: str, photo: Path, output: Path, board: str | None = None) -> Job:
     """The job for an uploaded photo; `board`, when given, replaces the board as read (the
     one place a board fixed by the user enters the pipeline)."""
@@ -43,10 +46,20 @@ def canonical_board(text: str) -> str:
 
 
 def not_an_image(photo: Path) -> str | None:
-    """Why the file is not an image snapsolve reads, judged from its header (a TIFF's may
-    lie at its end, so the whole file is read); None when the header is an image's."""
+    """Why the file is not an image snapsolve reads, judged from its header; None when the
+    header is an image's. The file's first bytes usually settle it; when they do not (a
+    TIFF's header may lie at its end, a JPEG's size after long metadata), all of it does."""
+    with photo.open("rb") as fh:
+        head = fh.read(HEAD_BYTES)
+        try:
+            read_header(head)
+            return None
+        except UnreadableImage as exc:
+            if len(head) < HEAD_BYTES:
+                return str(exc)
+        data = head + fh.read()
     try:
-        read_header(photo.read_bytes())
+        read_header(data)
     except UnreadableImage as exc:
         return str(exc)
     return None

@@ -143,7 +143,7 @@ async def _typed(request: Request, board: str) -> Response:
 async def _upload(request: Request, photo: UploadFile, board: str | None) -> Response:
     store: ResultStore = request.app.state.store
     name = _file_name(photo.filename)
-    await asyncio.to_thread(store.prune)
+    await asyncio.to_thread(store.prune_soon)
     entry = await asyncio.to_thread(store.create)
     with store.hold(entry):
         try:

@@ -31,6 +31,7 @@ from .config import RENDERS_KEPT, RESULT_MAX_AGE, RESULT_MAX_BYTES, RESULT_MAX_C
 ID_BYTES = 16  # 128 random bits per photo id
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")  # token_urlsafe(16)
 RENDER_PATTERN = re.compile(r"[A-Za-z0-9_-]{11}\.jpg")  # token_urlsafe(8) + ".jpg"
+PRUNE_INTERVAL = 1.0  # s: uploads arriving together share one sweep of the folder
 PHOTO = "photo"
 META = "meta.json"
 
@@ -73,6 +74,8 @@ class ResultStore:
         self.max_age, self.max_count, self.max_bytes = max_age, max_count, max_bytes
         self._held: dict[str, int] = {}
         self._lock = threading.Lock()
+        self._pruning = threading.Lock()
+        self._pruned = float("-inf")  # time.monotonic() of the last sweep
         self._remove = weakref.finalize(self, shutil.rmtree, str(self.root), True)  # at exit
 
     def create(self) -> Entry:
@@ -139,17 +142,37 @@ class ResultStore:
             with contextlib.suppress(OSError):
                 path.unlink()
 
+    def prune_soon(self) -> int:
+        """`prune`, unless a sweep ran within the last PRUNE_INTERVAL s (uploads at once
+        share one) or one is running now; how many photos went."""
+        if time.monotonic() - self._pruned < PRUNE_INTERVAL:
+            return 0
+        return self.prune()
+
     def prune(self, now: float | None = None) -> int:
         """Remove photos unused for `max_age`, then the least recently used ones beyond
-        `max_count` photos or `max_bytes`; never one a request holds. Returns how many went."""
-        now = time.time() if now is None else now
+        `max_count` photos or `max_bytes`; never one a request holds. Returns how many went
+        (0 when another sweep is running)."""
+        if not self._pruning.acquire(blocking=False):
+            return 0
+        try:
+            return self._sweep(time.time() if now is None else now)
+        finally:
+            self._pruned = time.monotonic()
+            self._pruning.release()
+
+    def _sweep(self, now: float) -> int:
         with self._lock:
             held = set(self._held)
         entries = []
         for item in _scandir(self.root):
-            if item.is_dir(follow_symlinks=False) and ID_PATTERN.fullmatch(item.name):
-                size = sum(f[2] for f in _files(Path(item.path)))
-                entries.append((item.stat(follow_symlinks=False).st_mtime, item.name, size))
+            try:
+                if item.is_dir(follow_symlinks=False) and ID_PATTERN.fullmatch(item.name):
+                    mtime = item.stat(follow_symlinks=False).st_mtime
+                    size = sum(f[2] for f in _files(Path(item.path)))
+                    entries.append((mtime, item.name, size))
+            except OSError:  # removed meanwhile (a refused upload)
+                continue
         entries.sort()
         count, total, removed = len(entries), sum(e[2] for e in entries), 0
         for mtime, entry_id, size in entries:

@@ -212,7 +212,14 @@ function showRecord(rec, fresh) {
     if (rec.id) page.photoId = rec.id;
   }
   const typing = rec.status === "typing";
-  setStatus(rec.status, typing ? "Type the digits of the puzzle: tap a cell, then a digit." : explain(rec));
+  if (typing) {
+    setStatus("typing", "Type the digits of the puzzle: tap a cell, then a digit.");
+  } else if (!page.file && rec.status === "multiple") {
+    const count = [...rec.board].filter((c) => c !== "0").length;
+    setStatus("typing", `${count} digits so far: keep typing (the board has more than one solution yet).`);
+  } else {
+    setStatus(rec.status, explain(rec));
+  }
   showPhoto(rec);
   const hasBoard = Boolean(rec.board);
   $("board-pane").hidden = !hasBoard && !page.read;
@@ -276,7 +283,7 @@ function paintBoard() {
 }
 
 function legend(corrected) {
-  const items = [["given", "as read"], ["solution", "solution"]];
+  const items = [["given", page.file ? "as read" : "typed"], ["solution", "solution"]];
   if (page.fixed.size) items.push(["fixed", "fixed by you"]);
   if (corrected) items.push(["corrected", "corrected by the solver"]);
   const el = $("legend");
