@@ -130,6 +130,8 @@ def test_a_decompression_bomb_is_refused_from_its_header(client, tmp_path):
     {"content": b"", "headers": {"content-type": "application/json"}},
     {"content": b"{not json", "headers": {"content-type": "application/json"}},
     {"json": ["a list"]},
+    {"content": b"[" * 60_000, "headers": {"content-type": "application/json"}},
+    {"content": b"\xff\xfe{", "headers": {"content-type": "application/json"}},
     {"json": {"photo": "x"}},
     {"json": {"board": 81}},
     {"json": {"board": "123"}},

@@ -97,16 +97,21 @@ async def _from_form(request: Request) -> Response:
 
 async def _from_json(request: Request) -> Response:
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_FIELD_BYTES:
-            raise TooLarge(MAX_FIELD_BYTES)
+    try:
+        async with asyncio.timeout(UPLOAD_TIME_LIMIT):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > MAX_FIELD_BYTES:
+                    raise TooLarge(MAX_FIELD_BYTES)
+    except TimeoutError:
+        raise Refused(408, "too_slow", f"the request took more than {UPLOAD_TIME_LIMIT:g} s") \
+            from None
     if not body.strip():
         raise Refused(400, "empty", "empty JSON body: send {\"board\": ...}")
     try:
         data = json.loads(body)
-    except ValueError as exc:
-        raise Refused(400, "bad_json", f"malformed JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # RecursionError: [[[[... nested deeply
+        raise Refused(400, "bad_json", f"malformed JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict) or "board" not in data:
         raise Refused(400, "bad_json", "send a JSON object with a 'board'")
     board, photo_id = _board(data["board"]), data.get("photo")
