@@ -94,6 +94,12 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
 
 
 def worker_pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
+    """The batch runner's worker processes for a long-lived server (`snapsolve serve`): never
+    forked from the server itself, whose open connections a forked worker would hold."""
+    return _pool(settings, workers, fork=False)
+
+
+def _pool(settings: Settings, workers: int, fork: bool = True) -> ProcessPoolExecutor:
     """Worker processes, forked directly when that is safe, else from a fork server.
 
     Forking copies only the calling thread: if this process runs other threads (OpenCV's
@@ -101,7 +107,7 @@ def worker_pool(settings: Settings, workers: int) -> ProcessPoolExecutor:
     worker can hang. A single-threaded process forks safely and quickest; otherwise a clean
     fork server that has imported the pipeline is both safe and nearly as quick."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and _single_threaded():
+    if fork and "fork" in methods and _single_threaded():
         context = multiprocessing.get_context("fork")
     elif "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
@@ -127,7 +133,7 @@ def _single_threaded() -> bool:
 def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Record]:
     """Run jobs in worker processes, yielding records as they finish; returns the jobs left
     unfinished when a worker died. Stops the workers cleanly on interrupt."""
-    pool = worker_pool(settings, min(workers, len(jobs)))
+    pool = _pool(settings, min(workers, len(jobs)))
     futures = {pool.submit(process, job, settings): job for job in jobs}
     left: list[Job] = []
     try:
@@ -146,9 +152,10 @@ def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Rec
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel what has not started and terminate the workers (they remove partial files)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    """Cancel what has not started and terminate the workers (they remove partial files).
+    The workers are listed first: shutting the pool down forgets them."""
     procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs:
         if proc.is_alive():
             proc.terminate()

@@ -25,7 +25,9 @@ from typing import Annotated
 
 import typer
 
+from ._default_command import DefaultCommandGroup
 from .records import ExitCode
+from .web.command import serve
 
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
 DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
@@ -44,8 +46,9 @@ EPILOG = (
 
 app = typer.Typer(
     add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": ["-h", "--help"]}, cls=DefaultCommandGroup,
 )
+app.command("serve")(serve)
 
 
 def _version(value: bool) -> None:
@@ -56,7 +59,7 @@ def _version(value: bool) -> None:
         raise typer.Exit(ExitCode.OK)
 
 
-@app.command(epilog=EPILOG)
+@app.command(DefaultCommandGroup.default_command, hidden=True, epilog=EPILOG)
 def snapsolve(
     paths: Annotated[
         list[str] | None,

@@ -26,14 +26,17 @@ ENCODE_PARAMS = {
     ".png": [cv2.IMWRITE_PNG_COMPRESSION, 3],
     ".webp": [cv2.IMWRITE_WEBP_QUALITY, 95],
 }
+WRITABLE = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")  # what OpenCV encodes
 NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
 ORIENTATION_TAG = 0x0112
 UPRIGHT = 1  # the EXIF orientation of pixels to be shown as they are
 
 
 def solved_name(path: Path) -> str:
-    """photo.jpg -> photo.solved.jpg"""
-    return f"{path.stem}.solved{path.suffix}"
+    """photo.jpg -> photo.solved.jpg; a photo whose name says no format we write gets a
+    PNG (lossless, read everywhere)."""
+    suffix = path.suffix if path.suffix.lower() in WRITABLE else ".png"
+    return f"{path.stem}.solved{suffix}"
 
 
 def output_path(photo: Path, root: Path | None, output_dir: Path | None) -> Path:

@@ -187,7 +187,8 @@ class Solved:
     solution: str | None
     message: str  # the solver's sentence, phrased for a board read from a photo
     corrections: tuple[Correction, ...] = ()
-    confidence: float = 0.0  # probability that the board used is read right
+    confidence: float | None = 0.0  # probability that the board used is read right (None:
+    # given by the user, not read)
     entries: str = ""  # the entries checked, canonical, '0' where none ("" for none)
     wrong: tuple[int, ...] = ()  # cells whose entry is not the solution's
     unreadable: tuple[int, ...] = ()  # cells whose handwriting was too uncertain to check

@@ -71,7 +71,8 @@ def check_entries(solved: Solved, reading: Reading) -> Solved:
 
 def solve_board(board: str, reading: Reading) -> Solved:
     """A board given by the user for the photo (a misread fixed by hand): solved as it
-    is, never corrected, and trusted (raises InvalidBoard)."""
+    is, never corrected; it is the board as read for the record, and no confidence is
+    claimed for it (raises InvalidBoard)."""
     try:
         board = parse(board)
     except ValueError as exc:
@@ -84,5 +85,5 @@ def solve_board(board: str, reading: Reading) -> Solved:
     message = outcome.message
     if outcome.status == "gave_up":
         message = "the board is too ambiguous to solve quickly"
-    return Solved(board, reading.board, outcome.status, outcome.solution, message, (), 1.0)
+    return Solved(board, board, outcome.status, outcome.solution, message, (), None)
 

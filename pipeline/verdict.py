@@ -34,8 +34,9 @@ def photo_record(label: str, reading: Reading, solved: Solved, check: bool = Fal
         size=size.n,
         givens=sum(ch != "0" for ch in solved.board),
         corrections=[correction(c, reading) for c in solved.corrections],
-        confidence=round(solved.confidence, 4),
-        low_confidence=bool(solved.corrections) or solved.confidence < LOW_CONFIDENCE,
+        confidence=None if solved.confidence is None else round(solved.confidence, 4),
+        low_confidence=solved.confidence is not None and (
+            bool(solved.corrections) or solved.confidence < LOW_CONFIDENCE),
         extra=extra,
     )
 

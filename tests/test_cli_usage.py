@@ -139,3 +139,13 @@ def test_a_typed_board_with_several_solutions_is_not_blamed_on_a_photo(cli):
     run = cli("--puzzle", "0" * 81)
     assert run.code == 2 and "more than one solution" in run.out
     assert "missed" not in run.out
+
+
+def test_a_photo_without_an_extension_gets_a_png(cli, tmp_path):
+    image, _ = photo()
+    path = tmp_path / "scan"
+    ok, data = cv2.imencode(".jpg", image)
+    path.write_bytes(data.tobytes())
+    (rec,) = cli("--json", path).records
+    assert rec["status"] == "solved" and rec["output"] == str(tmp_path / "scan.solved.png")
+    assert cv2.imread(rec["output"]) is not None

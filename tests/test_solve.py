@@ -196,7 +196,8 @@ def test_a_board_given_by_hand_is_solved_as_given_and_checked():
 
     reading = reading_of(PUZZLE, np.full((81, 10), 0.1))
     solved = solve_board(PUZZLE.replace("0", "."), reading)
-    assert solved.status == "solved" and solved.solution == SOLUTION and solved.confidence == 1
+    assert solved.status == "solved" and solved.solution == SOLUTION
+    assert solved.confidence is None and solved.read == solved.board == PUZZLE
     with pytest.raises(InvalidBoard):
         solve_board("12345", reading)
     with pytest.raises(InvalidBoard):

@@ -1,0 +1,82 @@
+"""The one place where the web server meets the photo pipeline and the solver.
+
+Everything the server asks of `pipeline` and `solver` goes through these few functions, so a
+change of the pipeline's API is a change of this file only. The functions that run in the
+worker processes (`process`, `typed_board`) are module-level, so they can be pickled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from solver import parse
+
+from ..batch import worker_pool
+from ..errors import UnreadableImage
+from ..load import read_header
+from ..process import Job
+from ..process import process as process_job
+from ..puzzles import solve_one
+from ..records import Record, Status
+from ..settings import DEFAULT_TIMEOUT, Settings, engine_named
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "Settings",
+    "canonical_board",
+    "engine_named",
+    "failure",
+    "not_an_image",
+    "photo_job",
+    "process",
+    "typed_board",
+    "worker_pool",
+]
+
+HEAD_BYTES = 256 * 1024  # enough for a phone JPEG's EXIF, ICC profile and thumbnail
+
+
+def photo_job(name: str, photo: Path, output: Path, board: str | None = None) -> Job:
+    """The job for an uploaded photo; `board`, when given, replaces the board as read (the
+    one place a board fixed by the user enters the pipeline)."""
+    return Job(name, photo, output, board=board)
+
+
+def canonical_board(text: str) -> str:
+    """The canonical form of a board typed or fixed by the user (raises ValueError)."""
+    return parse(text)
+
+
+def not_an_image(photo: Path) -> str | None:
+    """Why the file is not an image snapsolve reads, judged from its header; None when the
+    header is an image's. The file's first bytes usually settle it; when they do not (a
+    TIFF's header may lie at its end, a JPEG's size after long metadata), all of it does."""
+    with photo.open("rb") as fh:
+        head = fh.read(HEAD_BYTES)
+        try:
+            read_header(head)
+            return None
+        except UnreadableImage as exc:
+            if len(head) < HEAD_BYTES:
+                return str(exc)
+        data = head + fh.read()
+    try:
+        read_header(data)
+    except UnreadableImage as exc:
+        return str(exc)
+    return None
+
+
+def process(job: Job, settings: Settings) -> dict:
+    """A photo's record as JSON-ready data (run in a worker process)."""
+    return process_job(job, settings).as_dict()
+
+
+def typed_board(name: str, board: str) -> dict:
+    """The record of a typed board (no photo), with every key of a photo's record."""
+    return solve_one(name, board).as_dict()
+
+
+def failure(name: str, status: str, message: str) -> dict:
+    """The record of a photo the server could not get read (its worker crashed or hung)."""
+    return Record(name, Status(status), message).as_dict()

@@ -1,0 +1,148 @@
+"""The page in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+The test starts the real server, opens the page at phone size, takes a photo through the
+file input, waits for the annotated photo and the board, then fixes a cell as a user would
+and sees the board solved again. Nothing downloads a browser: Playwright is given Debian's
+/usr/bin/chromium, and the test skips when it is not installed (CI installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.web_helpers import SMALL_BOARD, SMALL_SOLUTION, TALL, server
+
+CHROMIUM = os.environ.get("SNAPSOLVE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+WAIT_MS = 60_000
+
+if not Path(CHROMIUM).exists():
+    pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("uvicorn")
+expect = sync_api.expect
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory):
+    with server(tmp_path_factory.mktemp("server"), "--jobs", "2") as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    profile = tmp_path_factory.mktemp("profile")
+    with sync_api.sync_playwright() as play:
+        context = play.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, args=FLAGS, headless=True,
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"script error: {exc}"))
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" else None)
+    page.on("requestfailed", lambda req: problems.append(f"failed: {req.url}"))
+    yield page
+    page.close()
+    assert not problems, problems  # no CSP violation, no script error, nothing unreachable
+
+
+def wait_for_image(page) -> None:
+    """Until the photo shown has loaded (polled: the page's CSP forbids evaluated strings,
+    which is what wait_for_function would send)."""
+    for _ in range(WAIT_MS // 100):
+        if page.locator("#photo").evaluate("img => img.complete && img.naturalWidth > 0"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the photo never loaded")
+
+
+def board_text(page) -> str:
+    """The board as shown: one character per cell, '0' for an empty one."""
+    return "".join(text or "0" for text in page.eval_on_selector_all(
+        "#board .cell", "cells => cells.map(c => c.classList.contains('given') ? "
+        "c.textContent : '')"))
+
+
+def test_a_photo_taken_is_solved_and_a_cell_fixed(page, running, tmp_path):
+    page.goto(running.url)
+    assert page.locator("#camera").get_attribute("capture") == "environment"
+    assert page.locator("#camera").get_attribute("accept") == "image/*"
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    wait_for_image(page)
+    expect(page.locator("#status-title")).to_have_text("Solved")
+    assert page.locator("#board .cell").count() == 81
+    assert board_text(page) == SMALL_BOARD
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent)")
+    assert "".join(shown) == SMALL_SOLUTION
+    download = page.locator("#download")
+    assert download.is_visible() and "/results/" in download.get_attribute("href")
+    first_image = page.locator("#photo").get_attribute("src")
+
+    # A misread: r1c1 read as a 4 (it clashes: the board can no longer be solved) ...
+    page.click("#board [data-cell='0']")
+    page.click("#pad [data-value='4']")
+    expect(page.locator("#status-title")).to_have_text("Some digits clash", timeout=WAIT_MS)
+    assert "clash" in (page.locator("#board [data-cell='0']").get_attribute("class") or "")
+    # ... is fixed by clearing the cell: the board is solved and the photo drawn again.
+    page.click("#board [data-cell='0']")
+    page.click("#pad [data-value='0']")
+    expect(page.locator("#status-title")).to_have_text("Solved", timeout=WAIT_MS)
+    expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    assert board_text(page) == SMALL_BOARD
+
+
+def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):
+    page.goto(running.url)
+    page.click("#type-board")
+    page.wait_for_selector("#board .cell")
+    for i, digit in enumerate(SMALL_BOARD):
+        if digit != "0":
+            page.click(f"#board [data-cell='{i}']")
+            page.keyboard.press(digit)
+    expect(page.locator("#status-title")).to_have_text("Solved", timeout=WAIT_MS)
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent)")
+    assert "".join(shown) == SMALL_SOLUTION
+
+
+def test_screenshots_at_phone_and_desktop_size(page, running, tmp_path):
+    """The page as a person sees it; kept under SNAPSOLVE_SCREENSHOTS when that is set."""
+    out = Path(os.environ.get("SNAPSOLVE_SCREENSHOTS", tmp_path))
+    out.mkdir(parents=True, exist_ok=True)
+    page.goto(running.url)
+    page.screenshot(path=str(out / "phone-start.png"))
+    page.set_input_files("#chooser", str(TALL))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    wait_for_image(page)
+    page.wait_for_timeout(600)  # the smooth scroll to the result
+    page.screenshot(path=str(out / "phone.png"))
+    page.screenshot(path=str(out / "phone-full.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "desktop.png"))
+    for name in ("phone-start", "phone", "phone-full", "desktop"):
+        assert (out / f"{name}.png").stat().st_size > 10_000
+
+
+def tmp_path_copy(tmp_path: Path) -> Path:
+    """The sample photo under a name a phone would give it."""
+    from tests.web_helpers import SMALL
+
+    copy = tmp_path / "IMG_0001.jpg"
+    copy.write_bytes(SMALL.read_bytes())
+    return copy
