@@ -27,9 +27,7 @@ def available() -> bool:
     return _accel is not None and os.environ.get(PURE_ENV, "") in ("", "0")
 
 
-def fast_search(
-    board: str, size: Size, limit: int, max_nodes: int
-) -> tuple[list[str], int] | None:
+def fast_search(board: str, size: Size, limit: int, max_nodes: int) -> tuple[list[str], int] | None:
     """Up to `limit` solutions of a canonical board of `size` and the search nodes used,
     or None when the C search is not available (the caller then searches in Python).
 

@@ -254,8 +254,9 @@ def test_other_sizes_agree_with_backtracking(box, seed, data, limit):
     cells = box**4
     blanks = data.draw(st.sets(st.integers(0, cells - 1), max_size=16 if box == 2 else 10))
     changes = data.draw(
-        st.lists(st.tuples(st.integers(0, cells - 1), st.sampled_from(SYMBOLS[: box * box])),
-                 max_size=2)
+        st.lists(
+            st.tuples(st.integers(0, cells - 1), st.sampled_from(SYMBOLS[: box * box])), max_size=2
+        )
     )
     board = list(blank_out(full, blanks))
     for cell, s in changes:
