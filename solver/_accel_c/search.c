@@ -31,17 +31,18 @@ static const int PULL[MAX_N + 1] = {0, 0, 6, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 /* Nodes for the first run. Search times are heavy-tailed, and what one way of branching
  * finds late the other often finds at once, so a run that takes longer is restarted with
  * the other way, the budget doubling after each pair of runs. Without restarts Norvig's
- * hard1 takes 74,000 nodes to count to 2, with them 1,058; 256 doubled the nodes on
- * forum_hardest, 4096 saved none. */
+ * hard1 took 74,000 nodes to count to 2 (before places_depth), with them 1,058; 256
+ * doubled the nodes on forum_hardest, 4096 saved none. */
 #define FIRST_BUDGET 1024
 
 /* How many levels from the root also weigh the values with two places in a unit. It
- * costs much a node: on 9x9 it never paid (forum_hardest 247 nodes a puzzle without,
- * 229 with 2 levels but 5% slower, top95 30% slower); on 16x16, 2 levels took the nodes
- * from 573 to 322 and the speed 1.45x up. */
+ * costs much a node. On 9x9 boards, at the root only: 12-17% slower on top95, top1465
+ * and 17-clue, 3% on forum_hardest, but Norvig's hard1 (many solutions) is counted to 2
+ * in 26 nodes, not 1,058 (found only after a restart); deeper never paid. On 16x16,
+ * 2 levels took the nodes on hard puzzles from 573 to 322, 1.45x as fast. */
 static int places_depth(const Geometry *g)
 {
-    return g->n >= 16 ? 2 : 0;
+    return g->n >= 16 ? 2 : 1;
 }
 
 /* The pull of the peers of `cell` that hold any value of `mask`. */
