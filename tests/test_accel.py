@@ -189,13 +189,7 @@ def test_the_nodes_used_stay_within_the_budget():
         fast(HARD1, limit=2, max_nodes=nodes - 1)
 
 
-# --- the switch -------------------------------------------------------------------------
-
-
-def test_snapsolve_pure_switches_the_c_search_off(monkeypatch):
-    monkeypatch.setenv(_fast.PURE_ENV, "1")
-    assert not _fast.available()
-    assert _fast.fast_search(EASY, size_of(3), 2, BIG) is None
+# --- the glue ----------------------------------------------------------------------------
 
 
 def test_a_limit_below_one_is_left_to_the_pure_engine():
