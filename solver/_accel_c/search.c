@@ -259,7 +259,7 @@ static int search(const Work *root, const Stack *stack, int by_value, long long 
         w.cand = stack->boards + stride * (size_t)depth;
         if (level[depth].untried) {
             if (depth + 1 >= stack->levels)
-                return OUT_OF_MEMORY;   /* cannot happen: see Stack */
+                return OUT_OF_MEMORY;   /* cannot happen: see accel_stack_alloc */
             w.cand = memcpy(w.cand + stride, w.cand, stride * sizeof(uint32_t));
             level[++depth].untried = 0;
         }
