@@ -4,12 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench bench-peers clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml setup.py $(wildcard solver/_accel_c/*) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
@@ -37,6 +37,11 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.robustness
 	$(BIN)/python -m benchmarks.corners
 	$(BIN)/python -m benchmarks.faint
+
+# snapsolve's solver against the pip-installable peers (the bench extra installs them)
+bench-peers: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m benchmarks.peers
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
