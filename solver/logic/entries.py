@@ -14,9 +14,7 @@ from .hints import next_step
 from .step import WRONG_ENTRIES, Step, cell_names, val
 
 
-def wrong_entries(
-    board: str, entries: str, solution: str, size: Size | None = None
-) -> Step | None:
+def wrong_entries(board: str, entries: str, solution: str, size: Size | None = None) -> Step | None:
     """The step "erase these first" for the entries that differ from the solution, or None.
 
     board: the printed givens; entries: the user's entries (canonical string, '0' where the

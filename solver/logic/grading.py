@@ -1,10 +1,11 @@
 """Difficulty: the hardest technique a logical solution needs, and a score.
 
-The path is the one `solve_path` takes (simplest technique first). Each step adds its
-technique's score (HoDoKu's scale); the level is the hardest technique's, raised as
-HoDoKu does when the score passes the level's ceiling (many steps of a level make a
-harder puzzle). When logic is stuck, the solution's value is placed in the cell where a
-guess splits the puzzle best, and logic goes on: the level is then "needs trial".
+The path takes the simplest technique first, in HoDoKu's order (naked singles before
+hidden singles, unlike hints). Each step adds its technique's score (HoDoKu's scale). The
+hardest technique is the one of the highest level, then score; the level is its level,
+raised as HoDoKu does when the score passes the level's ceiling (many steps of a level
+make a harder puzzle). When logic is stuck, the solution's value is placed in the cell
+where a guess splits the puzzle best, and logic goes on: the level is then "needs trial".
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ from solver.size import Size
 
 from ._propagate import solve_values
 from .grid import Grid, NoSolution
-from .ladder import EASY, EXPERT, HARD, LEVELS, MEDIUM, NEEDS_TRIAL, TECHNIQUES, first_step
+from .ladder import (
+    EASY,
+    EXPERT,
+    GRADING_LADDER,
+    HARD,
+    LEVELS,
+    MEDIUM,
+    NEEDS_TRIAL,
+    TECHNIQUES,
+    first_step,
+    hardness,
+)
 from .trial import best_guess, trial_placement
 
 # HoDoKu's score ceilings per level on a 9x9 board (a puzzle scoring more is graded one
@@ -66,7 +78,7 @@ def grade(
     used: Counter[str] = Counter()
     score = steps = guesses = 0
     while not grid.solved:
-        step = first_step(grid, unique)
+        step = first_step(grid, unique, GRADING_LADDER)
         if step is None:
             if known is None:
                 known = solve_values(grid)
@@ -83,7 +95,7 @@ def grade(
         grid = grid.apply(step)
     if not used:
         return Difficulty(EASY, 0, "", 0, 0, ())
-    hardest = max(used, key=lambda name: TECHNIQUES[name][2])
+    hardest = max(used, key=hardness)
     level = TECHNIQUES[hardest][0]
     if level != NEEDS_TRIAL:
         level = max(level, _level_of_score(score, cells), key=LEVELS.index)

@@ -57,6 +57,9 @@ LADDER: tuple[Technique, ...] = (
     Technique("forcing chain", forcing.forcing_chain, EXPERT, 500),
 )
 SINGLES = LADDER[:3]
+# Grading takes naked singles before hidden singles, as HoDoKu does, so that its scores
+# compare with HoDoKu's (a naked single scores 4, a hidden single 14).
+GRADING_LADDER = (LADDER[0], LADDER[2], LADDER[1]) + LADDER[3:]
 
 # Every technique name a step can carry -> (level, score, rank on the ladder).
 TECHNIQUES: dict[str, tuple[str, int, int]] = {
@@ -65,6 +68,12 @@ TECHNIQUES: dict[str, tuple[str, int, int]] = {
 for _name in ("Nishio forcing chain", "cell forcing chain"):
     TECHNIQUES[_name] = TECHNIQUES["forcing chain"]
 TECHNIQUES[TRIAL] = (NEEDS_TRIAL, 10000, len(LADDER))
+
+
+def hardness(technique: str) -> tuple[int, int]:
+    """What makes one technique harder than another: its level, then its score."""
+    level, score, _ = TECHNIQUES[technique]
+    return LEVELS.index(level), score
 
 
 def rank(step: Step) -> int:

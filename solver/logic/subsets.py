@@ -78,10 +78,7 @@ def _naked(grid: Grid, k: int) -> Iterator[Step]:
             for c in subset:
                 union |= cands[c]
             elims = tuple(
-                (c, v)
-                for c in open_cells
-                if c not in subset
-                for v in values_in(cands[c] & union)
+                (c, v) for c in open_cells if c not in subset for v in values_in(cands[c] & union)
             )
             if not elims:
                 continue
@@ -144,4 +141,3 @@ def _by_cell(size, elims: Sequence[tuple[int, int]]) -> str:
         for i, (c, vs) in enumerate(sorted(by_cell.items()))
     ]
     return join(parts) if len(parts) < 3 else ", ".join(parts)
-
