@@ -16,7 +16,7 @@ def test_pointing_clears_the_rest_of_the_line():
     assert step.cells == (at("r1c1"), at("r1c3"))
     assert step.units == (18, 0)
     assert step.explanation == (
-        "In box 1, 5 can only go in row 1 (locked candidates (pointing)), so 5 can be "
+        "In box 1, 5 can only go in row 1 (locked candidates, pointing), so 5 can be "
         "removed from r1c4, r1c5, r1c6, r1c7, r1c8 and r1c9."
     )
     assert not list(claiming(grid))

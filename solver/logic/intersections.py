@@ -27,7 +27,8 @@ def claiming(grid: Grid) -> Iterator[Step]:
 
 def _locked(grid: Grid, claiming: bool) -> Iterator[Step]:
     size, t, layers = grid.size, grid.t, grid.layers
-    name = "locked candidates (claiming)" if claiming else "locked candidates (pointing)"
+    kind = "claiming" if claiming else "pointing"
+    name = f"locked candidates ({kind})"
     for x in t.crossings:
         inside, outside = (x.line, x.box) if claiming else (x.box, x.line)
         rest = x.box_rest if claiming else x.line_rest
@@ -41,7 +42,7 @@ def _locked(grid: Grid, claiming: bool) -> Iterator[Step]:
             yield Step(
                 name,
                 f"In {size.unit_name(inside)}, {val(v)} can only go in "
-                f"{size.unit_name(outside)} ({name}), so {removal(size, elims)}.",
+                f"{size.unit_name(outside)} (locked candidates, {kind}), so {removal(size, elims)}.",
                 size,
                 eliminations=elims,
                 cells=tuple(cells),
