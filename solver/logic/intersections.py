@@ -42,7 +42,8 @@ def _locked(grid: Grid, claiming: bool) -> Iterator[Step]:
             yield Step(
                 name,
                 f"In {size.unit_name(inside)}, {val(v)} can only go in "
-                f"{size.unit_name(outside)} (locked candidates, {kind}), so {removal(size, elims)}.",
+                f"{size.unit_name(outside)} (locked candidates, {kind}), so "
+                f"{removal(size, elims)}.",
                 size,
                 eliminations=elims,
                 cells=tuple(cells),
