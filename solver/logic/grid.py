@@ -75,20 +75,22 @@ class Grid:
         marks: Mapping[int, Iterable[int]],
         values: Mapping[int, int] | None = None,
     ) -> Grid:
-        """A position given by hand (for tests): `values` placed, the candidates in `marks`
-        for the cells named there, all values for every other empty cell. Nothing is
-        derived: the position is exactly what is given."""
+        """A position given by hand (pencil marks): `values` placed, the candidates in
+        `marks` for the cells named there, all values for every other empty cell; less
+        the values placed in each cell's units (the one thing every position keeps)."""
         values = values or {}
-        full = tables(size).all_values
+        t = tables(size)
         vs = tuple(values.get(c, 0) for c in range(size.cells))
         cands = []
         for cell in range(size.cells):
             if vs[cell]:
                 cands.append(0)
-            elif cell in marks:
-                cands.append(sum(1 << (v - 1) for v in set(marks[cell])))
-            else:
-                cands.append(full)
+                continue
+            m = sum(1 << (v - 1) for v in set(marks[cell])) if cell in marks else t.all_values
+            for p in t.peers[cell]:
+                if vs[p]:
+                    m &= ~(1 << (vs[p] - 1))
+            cands.append(m)
         return cls(size, vs, tuple(cands))
 
     @property
