@@ -6,7 +6,7 @@ import pytest
 
 from solver import count_solutions, solve
 from solver.logic._propagate import assume, solve_values
-from solver.logic.forcing import forcing_chain
+from solver.logic.forcing import forcing_chain, quick_forcing_chain
 from solver.logic.grid import Grid
 from solver.logic.ladder import LADDER, first_step
 from solver.size import size_of
@@ -38,7 +38,7 @@ def test_nishio_forcing_chain_removes_a_value_that_leads_nowhere():
 def test_cell_forcing_chain_eliminates_what_both_branches_rule_out():
     grid = Grid.from_board(OPEN)
     assert first_step(grid, rungs=LADDER[:-1]) is None
-    step = next(forcing_chain(grid))
+    step = next(quick_forcing_chain(grid))
     assert step.technique == "cell forcing chain"
     assert step.explanation.startswith("Whichever of 4 and 8 goes in r9c9, the singles")
     for cell, v in step.eliminations:
@@ -67,12 +67,12 @@ def test_cell_forcing_chain_places_what_both_branches_place():
         [2, 3, 4],
     ]
     grid = Grid.from_marks(four, dict(enumerate(marks)))
-    step = next(forcing_chain(grid))
+    step = next(quick_forcing_chain(grid))
     assert step.technique == "cell forcing chain"
-    assert step.placements == ((5, 2),) and solution[5] == 2
+    assert step.placements == ((3, 2),) and solution[3] == 2
     assert step.explanation == (
-        "Whichever of 1 and 4 goes in r1c3, the singles that follow put 2 in r2c2 (cell "
-        "forcing chain), so r2c2 must be 2."
+        "Whichever of 1 and 4 goes in r1c3, the singles that follow put 2 in r1c4 (cell "
+        "forcing chain), so r1c4 must be 2."
     )
 
 
@@ -86,6 +86,18 @@ def test_assumptions_follow_at_most_the_rounds_asked(rounds):
     assert len(bounded.order) <= len(more.order)
     if rounds == 0:
         assert bounded.order == {cell: v}
+
+
+def test_the_shortest_chain_comes_first():
+    grid = Grid.from_board(OPEN)
+    quick, shortest = next(quick_forcing_chain(grid)), next(forcing_chain(grid))
+    assert quick.technique == "cell forcing chain"
+    assert shortest.technique == "Nishio forcing chain"
+    assert shortest.eliminations == quick.eliminations  # the same, by a shorter way
+    assert shortest.explanation == (
+        "If r9c3 were 4, the 2 singles that follow would leave 8 no place in row 7 "
+        "(Nishio forcing chain), so 4 can be removed from r9c3."
+    )
 
 
 def test_solve_values_finds_the_solution():

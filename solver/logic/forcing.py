@@ -8,16 +8,16 @@ following the assumption a few steps on, not a search):
 - cell forcing chain: every candidate of a cell leads to the same placement (or rules out
   the same candidate), so that holds whichever the cell takes.
 
-Cells with the fewest candidates are tried first (a bivalue cell that loses one candidate
-is solved), and at most FORCING_BRANCHES assumptions are followed per position, which
-bounds the time a hint can take.
+Shorter chains come first; among equally long ones, cells with the fewest candidates (a
+bivalue cell that loses one candidate is solved). At most FORCING_BRANCHES assumptions
+are followed per position, which bounds the time a hint can take.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ._propagate import Contradiction, State, assume
+from ._propagate import Contradiction, State
 from ._tables import cells_in, values_in
 from .grid import Grid
 from .step import Step, join, removal, val
@@ -27,24 +27,54 @@ FORCING_BRANCHES = 400  # assumptions per position at most: bounds a hint's time
 
 
 def forcing_chain(grid: Grid) -> Iterator[Step]:
-    """Nishio and cell forcing chains, cell by cell, fewest candidates first."""
-    size, cands = grid.size, grid.cands
-    order = sorted((c for c in range(size.cells) if cands[c]), key=lambda c: cands[c].bit_count())
+    """Nishio and cell forcing chains, shortest first: every assumption is followed one
+    round at a time, so a chain found after r rounds comes before any needing r + 1.
+    Within a round, contradictions come first, cells with fewer candidates first."""
+    cells = _assumptions(grid)
+    for _ in range(FORCING_ROUNDS):
+        for cell, options, states in cells:
+            for v, state in zip(options, states, strict=True):
+                clash = state.run(1)
+                if clash is not None:
+                    yield _nishio(grid, cell, v, state, clash)
+                    return
+        for cell, options, states in cells:
+            yield from _common(grid, cell, options, states)
+
+
+def quick_forcing_chain(grid: Grid) -> Iterator[Step]:
+    """The same chains, cell by cell (all rounds of one cell before the next): the first
+    one found comes sooner, though not the shortest. For grading, where only the
+    technique counts."""
+    for cell, options, states in _assumptions(grid):
+        for v, state in zip(options, states, strict=True):
+            clash = state.run(FORCING_ROUNDS)
+            if clash is not None:
+                yield _nishio(grid, cell, v, state, clash)
+                return
+        yield from _common(grid, cell, options, states)
+
+
+def _assumptions(grid: Grid) -> list[tuple[int, list[int], list[State]]]:
+    """(cell, its candidates, the position after each) for the cells to try, fewest
+    candidates first, FORCING_BRANCHES positions at most."""
+    cands = grid.cands
+    order = sorted((c for c in range(len(cands)) if cands[c]), key=lambda c: cands[c].bit_count())
+    start = State.of(grid)
+    cells = []
     left = FORCING_BRANCHES
     for cell in order:
         options = values_in(cands[cell])
         if left < len(options):
-            return
+            break
         left -= len(options)
-        branches: list[State] = []
+        states = []
         for v in options:
-            state, clash = assume(grid, cell, v, FORCING_ROUNDS)
-            if clash is not None:
-                yield _nishio(grid, cell, v, state, clash)
-                break
-            branches.append(state)
-        else:
-            yield from _common(grid, cell, options, branches)
+            state = start.copy()
+            state.place(cell, v)  # v is a candidate: this cannot clash
+            states.append(state)
+        cells.append((cell, options, states))
+    return cells
 
 
 def _nishio(grid: Grid, cell: int, v: int, state: State, clash: Contradiction) -> Step:
@@ -76,30 +106,33 @@ def _nishio(grid: Grid, cell: int, v: int, state: State, clash: Contradiction) -
     )
 
 
-def _common(grid: Grid, cell: int, options: list[int], branches: list[State]) -> Iterator[Step]:
+def _common(grid: Grid, cell: int, options: list[int], states: list[State]) -> Iterator[Step]:
     """What every branch of a cell agrees on: a placement, else eliminations."""
-    size = grid.size
+    size, cells = grid.size, grid.size.cells
+    placed = gone = -1
+    for state in states:
+        placed &= state.placed
+        gone &= ~(state.stack | state.placed)
+    placed &= ~states[0].start_placed
     which = f"Whichever of {join(val(v) for v in options)} goes in {size.cell_name(cell)}"
-    first = branches[0].order
-    for c, v in first.items():
-        if c != cell and all(b.order.get(c) == v for b in branches[1:]):
-            name = size.cell_name(c)
-            yield Step(
-                "cell forcing chain",
-                f"{which}, the singles that follow put {val(v)} in {name} (cell forcing "
-                f"chain), so {name} must be {val(v)}.",
-                size,
-                placements=((c, v),),
-                cells=(cell, c),
-            )
-            return
-    elims = []
-    for v in range(1, grid.t.n + 1):
-        gone = grid.layers[v]
-        for b in branches:
-            gone &= ~b.layers[v] & ~b.placed[v]
-        elims.extend((c, v) for c in cells_in(gone))
-    if elims:
+    if placed:
+        v, c = divmod((placed & -placed).bit_length() - 1, cells)
+        name = size.cell_name(c)
+        yield Step(
+            "cell forcing chain",
+            f"{which}, the singles that follow put {val(v + 1)} in {name} (cell forcing "
+            f"chain), so {name} must be {val(v + 1)}.",
+            size,
+            placements=((c, v + 1),),
+            cells=(cell, c),
+        )
+        return
+    gone &= states[0].start_stack
+    if gone:
+        elims = []
+        for bit in cells_in(gone):
+            v, c = divmod(bit, cells)
+            elims.append((c, v + 1))
         yield Step(
             "cell forcing chain",
             f"{which}, the singles that follow rule the same candidates out (cell forcing "

@@ -59,7 +59,12 @@ LADDER: tuple[Technique, ...] = (
 SINGLES = LADDER[:3]
 # Grading takes naked singles before hidden singles, as HoDoKu does, so that its scores
 # compare with HoDoKu's (a naked single scores 4, a hidden single 14).
-GRADING_LADDER = (LADDER[0], LADDER[2], LADDER[1]) + LADDER[3:]
+# Its forcing chains are the quick ones (the first found, not the shortest).
+GRADING_LADDER = (
+    (LADDER[0], LADDER[2], LADDER[1])
+    + LADDER[3:-1]
+    + (Technique("forcing chain", forcing.quick_forcing_chain, EXPERT, 500),)
+)
 
 # Every technique name a step can carry -> (level, score, rank on the ladder).
 TECHNIQUES: dict[str, tuple[str, int, int]] = {
