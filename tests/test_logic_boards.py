@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
+from benchmarks.hints import random_grid
 from solver.logic.grid import Grid
 from solver.logic.step import Step
 from solver.size import NINE, Size, size_of
@@ -57,26 +58,8 @@ def position(
 
 
 def solution_grid(box_side: int, rng: random.Random) -> list[int]:
-    """A random complete grid: the standard pattern with rows and columns shuffled within
-    bands and stacks, bands and stacks shuffled, and values relabelled."""
-    n = box_side * box_side
-
-    def order() -> list[int]:
-        groups = list(range(box_side))
-        rng.shuffle(groups)
-        out = []
-        for g in groups:
-            inner = list(range(box_side))
-            rng.shuffle(inner)
-            out += [g * box_side + i for i in inner]
-        return out
-
-    rows, columns = order(), order()
-    relabel = list(range(1, n + 1))
-    rng.shuffle(relabel)
-    return [
-        relabel[(box_side * (r % box_side) + r // box_side + c) % n] for r in rows for c in columns
-    ]
+    """A random complete grid (the benchmark's generator)."""
+    return random_grid(box_side, rng)
 
 
 def puzzle(box_side: int, keep: float, seed: int) -> tuple[str, list[int]]:

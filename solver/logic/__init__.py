@@ -4,7 +4,7 @@
     >>> step = next_step("003020600900305001001806400008102900700000008006708200"
     ...                  "002609500800203009005010300")
     >>> step.technique, step.to_dict()["cell"]
-    ('hidden single', 'r1c1')
+    ('hidden single', 'r2c2')
 
 Everything works on canonical board strings of any size (see `solver.size`) and pure
 Python. Steps are never false: a placement is the solution's value, an elimination never
