@@ -12,7 +12,7 @@ def test_unique_rectangle_type_1():
     (step,) = unique_rectangle(grid)
     assert step.eliminations == ((at("r3c4"), 2), (at("r3c4"), 6))
     assert step.explanation == (
-        "r1c1, r1c4, r3c1 hold only 2 and 6; if r3c4 were 2 or 6 as well, the four cells "
+        "r1c1, r1c4 and r3c1 hold only 2 and 6; if r3c4 were 2 or 6 as well, the four cells "
         "could swap them and the puzzle would have two solutions (unique rectangle type 1), "
         "so 2 and 6 can be removed from r3c4."
     )

@@ -38,7 +38,7 @@ def test_w_wing():
     assert set(step.eliminations) == {(at("r1c8"), 9), (at("r7c2"), 9)}
     assert step.units == (4,)
     assert step.explanation.startswith(
-        "r1c2 and r7c8 both hold only 4 or 9, and in row 5 4 is in r5c2 or r5c8"
+        "r1c2 and r7c8 both hold only 4 or 9, and in row 5, 4 is in r5c2 or r5c8"
     )
 
 

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from ._tables import cells_in, values_in
 from .grid import Grid
-from .step import Step, cell_names, join, same_values_removal, vals
+from .step import Step, cell_names, same_values_removal, vals
 
 K = TypeVar("K")
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -130,7 +130,7 @@ def _hidden(grid: Grid, k: int) -> Iterator[Step]:
 
 
 def _by_cell(size, elims: Sequence[tuple[int, int]]) -> str:
-    """'3 and 7 go from r4c4, 7 from r5c6'."""
+    """'3 and 7 go from r4c4; 7 from r5c6'."""
     by_cell: dict[int, list[int]] = {}
     for c, v in elims:
         by_cell.setdefault(c, []).append(v)
@@ -140,4 +140,4 @@ def _by_cell(size, elims: Sequence[tuple[int, int]]) -> str:
         else f"{vals(vs)} from {size.cell_name(c)}"
         for i, (c, vs) in enumerate(sorted(by_cell.items()))
     ]
-    return join(parts) if len(parts) < 3 else ", ".join(parts)
+    return "; ".join(parts)

@@ -12,7 +12,7 @@ from itertools import combinations
 
 from ._tables import values_in
 from .grid import Grid
-from .step import Step, same_values_removal, val, vals
+from .step import Step, cell_names, same_values_removal, val, vals
 
 
 def unique_rectangle(grid: Grid) -> Iterator[Step]:
@@ -39,7 +39,7 @@ def unique_rectangle(grid: Grid) -> Iterator[Step]:
                         if cands[pair] == m and cands[extra] & m == m and cands[extra] != m:
                             ab = values_in(m)
                             elims = tuple((extra, v) for v in ab)
-                            three = ", ".join(size.cell_name(x) for x in sorted((p, q, pair)))
+                            three = cell_names(size, (p, q, pair))
                             yield Step(
                                 "unique rectangle type 1",
                                 f"{three} hold only {vals(ab)}; if {size.cell_name(extra)} "

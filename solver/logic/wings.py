@@ -65,14 +65,11 @@ def xyz_wing(grid: Grid) -> Iterator[Step]:
                 continue
             name = size.cell_name
             cells = cells_in(targets)
-            x, y, _ = sorted(values_in(mp), key=lambda v: v == z)
             yield Step(
                 "XYZ-Wing",
-                f"{name(p)} is {val(x)}, {val(y)} or {val(z)}, {name(a)} is "
-                f"{' or '.join(val(v) for v in values_in(ma))} and {name(b)} is "
-                f"{' or '.join(val(v) for v in values_in(mb))}, so one of the three is "
-                f"{val(z)} (XYZ-Wing); {val(z)} can be removed from {cell_names(size, cells)}, "
-                f"which {_see(cells)} all three.",
+                f"{name(p)} is {_either(mp)}, {name(a)} is {_either(ma)} and {name(b)} is "
+                f"{_either(mb)}, so one of the three is {val(z)} (XYZ-Wing); {val(z)} can be "
+                f"removed from {cell_names(size, cells)}, which {_see(cells)} all three.",
                 size,
                 eliminations=tuple((c, z) for c in cells),
                 cells=(p, a, b),
@@ -107,7 +104,7 @@ def w_wing(grid: Grid) -> Iterator[Step]:
                     yield Step(
                         "W-Wing",
                         f"{name(a)} and {name(b)} both hold only {val(x)} or {val(y)}, and in "
-                        f"{size.unit_name(u)} {val(x)} is in {name(p)} or {name(q)}, which see "
+                        f"{size.unit_name(u)}, {val(x)} is in {name(p)} or {name(q)}, which see "
                         f"one each (W-Wing). So one of {name(a)} and {name(b)} is {val(y)}, and "
                         f"{val(y)} can be removed from {cell_names(size, gone)}.",
                         size,
@@ -137,6 +134,12 @@ def _bivalue_bits(grid: Grid) -> int:
         if m.bit_count() == 2:
             bits |= 1 << c
     return bits
+
+
+def _either(mask: int) -> str:
+    """'2, 5 or 7'."""
+    values = [val(v) for v in values_in(mask)]
+    return ", ".join(values[:-1]) + " or " + values[-1]
 
 
 def _see(cells: list[int]) -> str:
