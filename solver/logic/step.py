@@ -125,6 +125,12 @@ def join(items: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def either(values: Iterable[int]) -> str:
+    """Template text for alternatives: '{v2}, {v5} or {v7}'."""
+    items = [val(v) for v in sorted(values)]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+
+
 def vals(values: Iterable[int]) -> str:
     """Template text for some values: '{v3} and {v8}'."""
     return join(val(v) for v in sorted(values))

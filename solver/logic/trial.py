@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._propagate import assume
 from ._tables import values_in
 from .grid import Grid
-from .step import TRIAL, Step, val
+from .step import TRIAL, Step, either, val
 
 GUESS_CELLS = 12  # cells weighed for the guess advice: bounds its time on an open board
 
@@ -44,10 +44,10 @@ def stuck(grid: Grid) -> Step:
     if guess is None:
         return Step(TRIAL, text, size)
     cell, options = guess
-    either = " or ".join(val(v) for v in options)
     return Step(
         TRIAL,
-        f"{text} The cell where a guess settles the most is {size.cell_name(cell)} ({either}).",
+        f"{text} The cell where a guess settles the most is {size.cell_name(cell)} "
+        f"({either(options)}).",
         size,
         cells=(cell,),
         guess=guess,

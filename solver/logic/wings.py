@@ -15,7 +15,7 @@ from itertools import combinations
 
 from ._tables import cells_in, values_in
 from .grid import Grid
-from .step import Step, cell_names, val
+from .step import Step, cell_names, either, val
 
 
 def xy_wing(grid: Grid) -> Iterator[Step]:
@@ -67,9 +67,10 @@ def xyz_wing(grid: Grid) -> Iterator[Step]:
             cells = cells_in(targets)
             yield Step(
                 "XYZ-Wing",
-                f"{name(p)} is {_either(mp)}, {name(a)} is {_either(ma)} and {name(b)} is "
-                f"{_either(mb)}, so one of the three is {val(z)} (XYZ-Wing); {val(z)} can be "
-                f"removed from {cell_names(size, cells)}, which {_see(cells)} all three.",
+                f"{name(p)} is {either(values_in(mp))}, {name(a)} is "
+                f"{either(values_in(ma))} and {name(b)} is {either(values_in(mb))}, so one of "
+                f"the three is {val(z)} (XYZ-Wing); {val(z)} can be removed from "
+                f"{cell_names(size, cells)}, which {_see(cells)} all three.",
                 size,
                 eliminations=tuple((c, z) for c in cells),
                 cells=(p, a, b),
@@ -134,12 +135,6 @@ def _bivalue_bits(grid: Grid) -> int:
         if m.bit_count() == 2:
             bits |= 1 << c
     return bits
-
-
-def _either(mask: int) -> str:
-    """'2, 5 or 7'."""
-    values = [val(v) for v in values_in(mask)]
-    return ", ".join(values[:-1]) + " or " + values[-1]
 
 
 def _see(cells: list[int]) -> str:
