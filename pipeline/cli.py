@@ -118,6 +118,15 @@ def snapsolve(
             "and show nothing you have not written.",
         ),
     ] = False,
+    hint: Annotated[
+        bool,
+        typer.Option("--hint", help="Instead of the solution, the next logical step, explained "
+                     "(and shown on the photo)."),
+    ] = False,
+    steps: Annotated[
+        bool,
+        typer.Option("--steps", help="The whole logical solution, one step per line."),
+    ] = False,
     no_correct: Annotated[
         bool,
         typer.Option(
@@ -140,12 +149,12 @@ def snapsolve(
         if puzzle is not None:
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
-            code = _puzzles(puzzle, as_json)
+            code = _puzzles(puzzle, as_json, hint, steps)
         else:
             from .settings import Settings
 
             settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
-                                correct=not no_correct, check=check)
+                                correct=not no_correct, check=check, hint=hint, steps=steps)
             code = _photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
     except KeyboardInterrupt:
         typer.echo("snapsolve: interrupted", err=True)
@@ -165,19 +174,20 @@ def _usage(message: str) -> Exception:
     return UsageError(message)
 
 
-def _puzzles(argument: str, as_json: bool) -> int:
+def _puzzles(argument: str, as_json: bool, hint: bool = False, steps: bool = False) -> int:
     """Solve and print every typed-in puzzle."""
     import json
 
-    from .puzzles import describe, puzzles_from, solve_one
+    from .puzzles import puzzles_from, solve_one
     from .records import exit_code
+    from .report import describe_puzzle
 
     puzzles = puzzles_from(argument)
     records = []
     for label, text in puzzles:  # each shown as soon as it is solved
-        rec = solve_one(label, text)
+        rec = solve_one(label, text, hint, steps)
         records.append(rec)
-        print(json.dumps(rec.as_dict()) if as_json else describe(rec, len(puzzles) == 1),
+        print(json.dumps(rec.as_dict()) if as_json else describe_puzzle(rec, len(puzzles) == 1),
               flush=True)
     return exit_code(records)
 

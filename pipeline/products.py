@@ -195,6 +195,17 @@ class Solved:
 
 
 @dataclass(frozen=True)
+class HintMarks:
+    """A hint as drawn: the cells of the units that prove it shaded, the cells it rests on
+    ringed, a placement written in, and the candidates it removes written small, struck."""
+
+    shade: tuple[int, ...] = ()
+    ringed: tuple[int, ...] = ()
+    placements: dict[int, str] = field(default_factory=dict)  # cell -> symbol
+    struck: tuple[tuple[int, str], ...] = ()  # (cell, symbol) removed
+
+
+@dataclass(frozen=True)
 class Drawing:
     """What the render stage writes onto the photo (upright cell indices)."""
 
@@ -203,3 +214,4 @@ class Drawing:
     style: Style = Style()
     wrong: dict[int, str | None] = field(default_factory=dict)  # a wrong entry's cell ->
     # the right symbol, shown small beside it (None: marked, not told)
+    hint: HintMarks | None = None  # a hint instead of the solution

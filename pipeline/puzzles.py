@@ -10,10 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from solver import analyse, format_grid, parse
+from solver import analyse, parse
+from solver.size import size_for_cells
 
+from .advice import advise
 from .errors import UsageError
 from .records import Record, Status, solver_status
+from .verdict import advice_fields
 
 
 def puzzles_from(argument: str) -> list[tuple[str, str]]:
@@ -73,8 +76,10 @@ def _is_board(text: str) -> bool:
     return True
 
 
-def solve_one(label: str, text: str) -> Record:
-    """The record of one typed-in puzzle (same keys as a photo's record)."""
+def solve_one(label: str, text: str, hint: bool = False, steps: bool = False) -> Record:
+    """The record of one typed-in puzzle (the keys of a photo's record that apply): its
+    difficulty when it has one solution, the next logical step (`hint`, instead of the
+    solution) and the whole logical path (`steps`) when asked for."""
     started = time.perf_counter()
     try:
         outcome = analyse(text)
@@ -85,8 +90,12 @@ def solve_one(label: str, text: str) -> Record:
     if status is Status.MULTIPLE:
         message = f"more than one solution ({outcome.solutions}+ found, {_givens(outcome.board)}" \
                   " givens); a proper puzzle has exactly one"
-    return Record(label, status, message, board=outcome.board, solution=outcome.solution,
-                  size=_side(outcome.board), givens=_givens(outcome.board)).timed(started)
+    board = outcome.board
+    solution = outcome.solution if status is Status.SOLVED else None
+    advice = advise(board, solution, size_for_cells(len(board)), hint=hint, steps=steps)
+    return Record(label, status, message, board=board,
+                  solution=None if hint else outcome.solution, size=_side(board),
+                  givens=_givens(board), extra=advice_fields(advice)).timed(started)
 
 
 def _givens(board: str) -> int:
@@ -95,15 +104,3 @@ def _givens(board: str) -> int:
 
 def _side(board: str) -> int:
     return round(len(board) ** 0.5)
-
-
-def describe(rec: Record, single: bool) -> str:
-    """The solved grid with box separators, or the reason there is none."""
-    lines = [] if single else [f"{rec.input}:"]
-    if rec.status is Status.SOLVED:
-        lines.append(format_grid(rec.solution))
-    else:
-        lines.append(f"{rec.status}: {rec.message}")
-        if rec.status is Status.MULTIPLE and rec.solution:
-            lines += ["one of them:", format_grid(rec.solution)]
-    return "\n".join(lines) + ("" if single else "\n")

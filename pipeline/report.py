@@ -91,8 +91,12 @@ def describe(rec: Record, detailed: bool) -> str:
                   marked_grid(rec.board, entries, wrong)]
     elif rec.board:
         parts += ["", "Board as read:", format_grid(rec.board)]
-    if rec.solution:
+    advice = advice_lines(rec)
+    if advice:
+        parts += ["", *advice]
+    elif rec.solution:
         parts += ["", "Solution:", format_grid(rec.solution)]
+    parts += difficulty_line(rec)
     return "\n".join(parts)
 
 
@@ -117,6 +121,38 @@ def marked_grid(board: str, entries: str, wrong: set[str]) -> str:
         row = cells[n * r : n * r + n]
         rows.append(" | ".join(" ".join(row[b : b + box]) for b in range(0, n, box)))
     return "\n".join(rows)
+
+
+def describe_puzzle(rec: Record, single: bool) -> str:
+    """A typed-in puzzle's text: its solution as a grid (or the hint, or the steps) and its
+    difficulty, or the reason there is none."""
+    lines = [] if single else [f"{rec.input}:"]
+    if rec.status is Status.SOLVED:
+        lines += advice_lines(rec) or [format_grid(rec.solution)]
+        lines += difficulty_line(rec)
+    else:
+        lines.append(f"{rec.status}: {rec.message}")
+        if rec.status is Status.MULTIPLE and rec.solution:
+            lines += ["one of them:", format_grid(rec.solution)]
+    return "\n".join(lines) + ("" if single else "\n")
+
+
+def advice_lines(rec: Record) -> list[str]:
+    """The hint and the steps of a record, for people: one sentence a line."""
+    lines = []
+    if rec.extra.get("hint"):
+        lines.append(f"Hint: {rec.extra['hint']['explanation']}")
+    for number, step in enumerate(rec.extra.get("steps") or (), 1):
+        lines.append(f"{number:>3}. {step['explanation']}")
+    return lines
+
+
+def difficulty_line(rec: Record) -> list[str]:
+    """'Difficulty: medium (hardest step: locked candidates)', or nothing."""
+    grade = rec.extra.get("difficulty")
+    if not grade:
+        return []
+    return [f"Difficulty: {grade['level']} (hardest step: {grade['hardest']})"]
 
 
 def summarise(records: list[Record], seconds: float) -> str:

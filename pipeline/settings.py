@@ -20,6 +20,8 @@ class Settings:
     timeout: float = DEFAULT_TIMEOUT  # s per photo, 0 for no limit
     correct: bool = True  # correct misreadings with the solver's help
     check: bool = False  # no spoilers: mark wrong entries, reveal nothing not written
+    hint: bool = False  # the next logical step instead of the solution
+    steps: bool = False  # the whole logical path, step by step
 
 
 def engine_named(name: str) -> Recognizer:

@@ -25,6 +25,7 @@ from solver.size import NINE, Size
 
 from ._cnn import Recognizer
 from ._image import to_grey
+from .advice import advise
 from .cells import find_cells
 from .errors import MissingDependency, PhotoTimeout, SnapsolveError
 from .glyphs import find_glyphs
@@ -118,11 +119,13 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     reading = read_photo(photo, engine)
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
-    record = photo_record(label, reading, solved, settings.check)
+    advice = advise(solved.board, solved.solution, reading.size, solved.entries,
+                    settings.hint, settings.steps)
+    record = photo_record(label, reading, solved, settings.check, advice)
     if solved.status != "solved":
         return Result(record, None, photo.header)
-    image = render(photo.pixels, reading.geometry, drawing(solved, reading, settings.check))
-    return Result(record, image, photo.header)
+    shown = drawing(solved, reading, settings.check, advice.hint)
+    return Result(record, render(photo.pixels, reading.geometry, shown), photo.header)
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:

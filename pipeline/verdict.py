@@ -9,23 +9,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from .products import Correction, Drawing, Ink, Reading, Solved
+from solver.logic import Step
+
+from .advice import Advice
+from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
 from .records import Record, Status, solver_status
 
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 LISTED = 6  # wrong or unreadable entries named in the message, at most
 
 
-def photo_record(label: str, reading: Reading, solved: Solved, check: bool = False) -> Record:
-    """The record of a photo read and solved (or not)."""
+def photo_record(
+    label: str, reading: Reading, solved: Solved, check: bool = False,
+    advice: Advice = Advice(),  # noqa: B008 (frozen: shared safely)
+) -> Record:
+    """The record of a photo read and solved (or not). `check`: no spoilers; a hint asked
+    for also keeps the solution out of the record."""
     size = reading.size
     status = solver_status(solved.status)
-    solution = solved.solution if status is Status.SOLVED and not check else None
+    hidden = check or advice.hint is not None
+    solution = solved.solution if status is Status.SOLVED and not hidden else None
     extra: dict[str, Any] = {
         "entries": solved.entries or "0" * size.cells,
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "cells": ink_classes(reading),
+        **advice_fields(advice),
     }
     return Record(
         label, status, message(reading, solved, check),
@@ -39,6 +48,18 @@ def photo_record(label: str, reading: Reading, solved: Solved, check: bool = Fal
             bool(solved.corrections) or solved.confidence < LOW_CONFIDENCE),
         extra=extra,
     )
+
+
+def advice_fields(advice: Advice) -> dict[str, Any]:
+    """The record's `difficulty` (every solved record), `hint` and `steps` (when asked)."""
+    fields: dict[str, Any] = {"difficulty": None}
+    if advice.difficulty is not None:
+        fields["difficulty"] = advice.difficulty.to_dict()
+    if advice.hint is not None:
+        fields["hint"] = advice.hint.to_dict()
+    if advice.steps:
+        fields["steps"] = [step.to_dict() for step in advice.steps]
+    return fields
 
 
 def correction(fix: Correction, reading: Reading) -> dict[str, Any]:
@@ -93,10 +114,15 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
     return f"{len(solved.wrong)} of your {written} entries are wrong: {', '.join(named)}{more}"
 
 
-def drawing(solved: Solved, reading: Reading, check: bool = False) -> Drawing:
+def drawing(
+    solved: Solved, reading: Reading, check: bool = False, hint: Step | None = None
+) -> Drawing:
     """What to write onto the photo: the solution in the cells still empty (none in check
-    mode), rings around the givens that were corrected, and each wrong entry marked, with
-    the right symbol beside it (not in check mode)."""
+    mode, or when a hint is asked for: then the hint), rings around the givens that were
+    corrected, and each wrong entry marked, with the right symbol beside it (not in check
+    mode, nor with a hint)."""
+    if hint is not None:
+        return hint_drawing(solved, reading, hint)
     values = {}
     if not check:
         entries = solved.entries or "0" * len(solved.board)
@@ -109,3 +135,21 @@ def drawing(solved: Solved, reading: Reading, check: bool = False) -> Drawing:
     rings = tuple(c.cell for c in solved.corrections if c.used != "0")
     wrong = {cell: None if check else solved.solution[cell] for cell in solved.wrong}
     return Drawing(values, rings, reading.style, wrong)
+
+
+def hint_drawing(solved: Solved, reading: Reading, hint: Step) -> Drawing:
+    """A hint on the photo: the units that prove it shaded, the cells it rests on ringed,
+    its placement written in, the candidates it removes struck; a hint to fix wrong entries
+    marks them without telling the right symbols."""
+    size = reading.size
+    symbol = size.symbol_of
+    steps = [hint] if hint.then is None else [hint, hint.then]
+    placements = {cell: symbol(v) for step in steps for cell, v in step.placements}
+    shade = sorted({cell for step in steps for unit in step.units for cell in size.units[unit]})
+    ringed = sorted({cell for step in steps for cell in step.cells} | set(placements))
+    if hint.guess is not None:
+        ringed = sorted(set(ringed) | {hint.guess[0]})
+    struck = tuple((cell, symbol(v)) for cell, v in hint.eliminations)
+    wrong = {cell: None for cell, _ in hint.wrong}
+    marks = HintMarks(tuple(shade), tuple(ringed), placements, struck)
+    return Drawing({}, (), reading.style, wrong, marks)

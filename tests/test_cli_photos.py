@@ -99,3 +99,12 @@ def test_a_faint_missed_digit_is_restored_and_reported(cli, tmp_path):
     assert rec["low_confidence"] is True
     (fix,) = rec["corrections"]
     assert fix["read"] == "" and fix["used"] == PUZZLE[cell]
+
+
+def test_a_hint_on_a_photo_shows_the_step_not_the_solution(cli, puzzle_photo):
+    run = cli("--hint", puzzle_photo)
+    assert run.code == 0 and "Hint: r" in run.out and "Solution:" not in run.out
+    (rec,) = cli("--json", "--hint", "--overwrite", puzzle_photo).records
+    assert rec["status"] == "solved" and rec["solution"] is None
+    assert rec["hint"]["technique"] and rec["difficulty"]["level"]
+    assert cv2.imread(rec["output"]) is not None

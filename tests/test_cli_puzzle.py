@@ -61,3 +61,23 @@ def test_help_lists_exit_codes(cli):
     run = cli("--help")
     assert run.code == 0
     assert "Exit codes" in run.out and "--puzzle" in run.out
+
+
+def test_a_hint_instead_of_the_solution(cli):
+    run = cli("--hint", "--puzzle", PUZZLE)
+    assert run.code == 0 and run.out.startswith("Hint: r") and "(hidden single)" in run.out
+    assert "5 3 4 | 6 7 8" not in run.out  # not the solution
+    (rec,) = cli("--json", "--hint", "--puzzle", PUZZLE).records
+    assert rec["solution"] is None and rec["hint"]["cell"].startswith("r")
+    assert SOLUTION[int(rec["hint"]["cell"][1]) * 9 - 9 + int(rec["hint"]["cell"][3]) - 1] == str(
+        rec["hint"]["digit"])
+
+
+def test_the_steps_one_per_line_and_every_solved_record_graded(cli):
+    run = cli("--steps", "--puzzle", PUZZLE)
+    lines = [ln for ln in run.out.splitlines() if ln.strip()[:1].isdigit()]
+    assert len(lines) == PUZZLE.count("0")
+    (rec,) = cli("--json", "--puzzle", PUZZLE).records
+    assert rec["difficulty"]["level"] == "easy" and rec["difficulty"]["score"] > 0
+    (rec,) = cli("--json", "--puzzle", HARD1).records
+    assert rec["difficulty"] is None  # several solutions: no grade

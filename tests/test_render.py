@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from pipeline._drawing import INK, RING, place, symbol_patch
 from pipeline.products import Drawing, Style
-from pipeline.render import INK, RING, place, render, symbol_patch
+from pipeline.render import render
 from pipeline.square import cut_square
 from pipeline.stages import outline_at
 from tests.synth import PUZZLE, SOLUTION, photo
@@ -179,7 +180,7 @@ def test_place_centres_a_patch_and_crops_it_to_the_plane():
 def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns):
     """In the upright result, whatever the turn: a magenta ring around the cell and the
     right symbol, small, in its upper right; in check mode (no symbol) the ring only."""
-    from pipeline.render import WRONG
+    from pipeline._drawing import WRONG
 
     image, corners = photo(turns=turns)
     geometry = geometry_of(image, corners, turns=(-turns) % 4)

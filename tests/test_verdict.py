@@ -66,3 +66,36 @@ def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     assert text.startswith("solved after correcting 1 reading(s)")
     assert "1 cell(s) hold handwriting too unclear to check" in text
     assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
+
+
+def test_a_hint_is_drawn_instead_of_the_solution():
+    from solver.logic import next_step
+
+    step = next_step(PUZZLE, unique=True)
+    shown = drawing(_solved(), READING, hint=step)
+    (cell, value), = step.placements
+    assert shown.values == {} and shown.hint.placements == {cell: str(value)}
+    assert cell in shown.hint.ringed
+    unit_cells = {c for u in step.units for c in READING.size.units[u]}
+    assert set(shown.hint.shade) == unit_cells
+
+
+def test_a_hint_asked_for_keeps_the_solution_out_of_the_record():
+    from pipeline.advice import advise
+
+    advice = advise(PUZZLE, SOLUTION, READING.size, hint=True, steps=True)
+    rec = photo_record("p.jpg", READING, _solved(), advice=advice)
+    assert rec.solution is None and rec.extra["hint"]["technique"]
+    assert rec.extra["difficulty"]["level"] in ("easy", "medium", "hard", "expert", "needs trial")
+    assert len(rec.extra["steps"]) == PUZZLE.count("0")
+
+
+def test_with_wrong_entries_the_first_hint_is_to_fix_them():
+    from pipeline.advice import advise
+
+    cell = BLANKS[0]
+    wrong = _entries({cell: "1" if SOLUTION[cell] != "1" else "2"})
+    advice = advise(PUZZLE, SOLUTION, READING.size, wrong, hint=True)
+    assert advice.hint.kind == "fix" and [c for c, _ in advice.hint.wrong] == [cell]
+    shown = drawing(_solved(wrong, (cell,)), READING, hint=advice.hint)
+    assert shown.wrong == {cell: None} and not shown.hint.placements
