@@ -21,18 +21,21 @@ import numpy as np
 
 from benchmarks import dataset
 from pipeline._cnn import builtin
+from pipeline._drawing import symbol_patch
+from pipeline.advice import advise
 from pipeline.cells import find_cells
 from pipeline.glyphs import find_glyphs
 from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.output import encode
 from pipeline.recognize import read_glyphs
-from pipeline.render import render, symbol_patch
+from pipeline.render import render
 from pipeline.solve import solve_reading
 from pipeline.square import cut_square
 from pipeline.verdict import drawing
 
-STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "solve", "render", "encode")
+STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "solve", "grade", "render",
+          "encode")
 
 
 def floor_time(path: Path) -> float:
@@ -73,6 +76,8 @@ def stage_times(path: Path) -> dict[str, float]:
     lap("solve")
     if solved.solution is None:
         return times
+    advise(solved.board, solved.solution, reading.size, solved.entries)
+    lap("grade")
     annotated = render(photo.pixels, reading.geometry, drawing(solved, reading))
     lap("render")
     encode(annotated, path.suffix, photo.header)
