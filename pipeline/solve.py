@@ -85,5 +85,6 @@ def solve_board(board: str, reading: Reading) -> Solved:
     message = outcome.message
     if outcome.status == "gave_up":
         message = "the board is too ambiguous to solve quickly"
-    return Solved(board, board, outcome.status, outcome.solution, message, (), None)
+    return check_entries(
+        Solved(board, board, outcome.status, outcome.solution, message, (), None), reading)
 
