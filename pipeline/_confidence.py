@@ -1,0 +1,89 @@
+"""How sure the board used is: the probability that every cell of it is right.
+
+The cell probabilities the recognize stage gives are honest about which readings are in
+doubt (correction ranks its changes by them) but not calibrated for a whole board: a blank
+cell keeps at least INK_FLOOR of doubt, so a board's 50 blanks alone held its product
+under 0.9, and the CNN's own digit probabilities are softened by its training. Two
+temperatures, fitted on real cells the CNN was not trained on (training/calibrate_confidence.py),
+sharpen (or soften) the two parts of each cell's reading separately:
+
+- the ink: the odds that the cell holds a symbol at all, logit / INK_TEMPERATURE;
+- the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
+
+The board's confidence is the product over its cells of the calibrated probability of the
+symbol used (cells independent), times CORRECTED for each correction the solver made (a
+changed reading is a guess the photo did not show), and NOT_UNIQUE when the board used
+has no single solution (a printed puzzle has exactly one, so such a board was misread).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The fitted constants of one engine (training/calibrate_confidence.py)."""
+
+    ink_temperature: float  # divides the log-odds of ink vs paper
+    value_temperature: float  # divides the log-probabilities of the values
+    corrected: float  # factor per correction made
+    not_unique: float  # factor when the board used has no single solution
+
+
+BUILTIN = Calibration(
+    ink_temperature=1.0,
+    value_temperature=1.0,
+    corrected=0.1,
+    not_unique=0.01,
+)
+
+
+def calibrated_cells(probabilities: np.ndarray, calibration: Calibration = BUILTIN) -> np.ndarray:
+    """(cells, n + 1) probabilities as calibrated: column 0 P(empty), column v P(value v).
+    Each row is split into P(symbol) and P(value | symbol), each tempered on its own."""
+    p = np.clip(np.asarray(probabilities, np.float64), PROBABLE, 1.0)
+    p_empty = np.clip(p[:, 0], PROBABLE, 1.0 - PROBABLE)
+    ink_logit = (np.log1p(-p_empty) - np.log(p_empty)) / calibration.ink_temperature
+    p_symbol = 1.0 / (1.0 + np.exp(-ink_logit))
+    values = np.log(p[:, 1:]) / calibration.value_temperature
+    values = np.exp(values - values.max(axis=1, keepdims=True))
+    values /= values.sum(axis=1, keepdims=True)
+    out = np.empty_like(p)
+    out[:, 0] = 1.0 - p_symbol
+    out[:, 1:] = values * p_symbol[:, None]
+    return out
+
+
+def chosen_columns(board: str, symbols: str) -> np.ndarray:
+    """Per cell, the probability column of the symbol the board holds (0 for empty)."""
+    column = {s: i + 1 for i, s in enumerate(symbols)} | {"0": 0}
+    return np.array([column[ch] for ch in board])
+
+
+def board_log_probability(
+    board: str, probabilities: np.ndarray, symbols: str, calibration: Calibration = BUILTIN
+) -> float:
+    """log P(every cell is as in `board`) under the calibrated cell probabilities."""
+    cells = calibrated_cells(probabilities, calibration)
+    picked = cells[np.arange(len(board)), chosen_columns(board, symbols)]
+    return float(np.log(np.clip(picked, PROBABLE, 1.0)).sum())
+
+
+def board_confidence(
+    board: str,
+    probabilities: np.ndarray,
+    symbols: str,
+    corrections: int = 0,
+    unique: bool = True,
+    calibration: Calibration = BUILTIN,
+) -> float:
+    """P(the board used is right): the calibrated cells' product, times CORRECTED per
+    correction and NOT_UNIQUE when the board has no single solution."""
+    log_p = board_log_probability(board, probabilities, symbols, calibration)
+    factor = calibration.corrected**corrections * (1.0 if unique else calibration.not_unique)
+    return float(np.exp(log_p) * factor)
