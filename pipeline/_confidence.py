@@ -7,13 +7,17 @@ under 0.9, and the CNN's own digit probabilities are softened by its training. T
 temperatures, fitted on real cells the CNN was not trained on (training/calibrate_confidence.py),
 sharpen (or soften) the two parts of each cell's reading separately:
 
-- the ink: the odds that the cell holds a symbol at all, logit / INK_TEMPERATURE;
+- the ink: the log-odds that the cell holds a symbol at all are divided by
+  PAPER_TEMPERATURE where they say paper and by INK_TEMPERATURE where they say ink (a
+  monotone map that keeps 1/2 at 1/2: the cells stage's doubt about blank paper and about
+  faint print are not equally honest);
 - the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
 
 The board's confidence is the product over its cells of the calibrated probability of the
 symbol used (cells independent), times CORRECTED for each correction the solver made (a
-changed reading is a guess the photo did not show), and NOT_UNIQUE when the board used
-has no single solution (a printed puzzle has exactly one, so such a board was misread).
+changed reading is a guess the photo did not show clearly), and NOT_UNIQUE when the board
+used has no single solution (a printed puzzle has exactly one, so such a board was
+misread).
 """
 
 from __future__ import annotations
@@ -23,23 +27,25 @@ from dataclasses import dataclass
 import numpy as np
 
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
+NOT_UNIQUE = 1e-3  # factor for a board used without a single solution: a printed puzzle
+# has exactly one, so it was misread (not 0: a misprinted puzzle is possible)
 
 
 @dataclass(frozen=True)
 class Calibration:
     """The fitted constants of one engine (training/calibrate_confidence.py)."""
 
-    ink_temperature: float  # divides the log-odds of ink vs paper
+    paper_temperature: float  # divides the log-odds of ink where they favour paper
+    ink_temperature: float  # ... where they favour ink
     value_temperature: float  # divides the log-probabilities of the values
     corrected: float  # factor per correction made
-    not_unique: float  # factor when the board used has no single solution
 
 
 BUILTIN = Calibration(
+    paper_temperature=1.0,
     ink_temperature=1.0,
     value_temperature=1.0,
     corrected=0.1,
-    not_unique=0.01,
 )
 
 
@@ -48,7 +54,9 @@ def calibrated_cells(probabilities: np.ndarray, calibration: Calibration = BUILT
     Each row is split into P(symbol) and P(value | symbol), each tempered on its own."""
     p = np.clip(np.asarray(probabilities, np.float64), PROBABLE, 1.0)
     p_empty = np.clip(p[:, 0], PROBABLE, 1.0 - PROBABLE)
-    ink_logit = (np.log1p(-p_empty) - np.log(p_empty)) / calibration.ink_temperature
+    ink_logit = np.log1p(-p_empty) - np.log(p_empty)
+    ink_logit /= np.where(ink_logit < 0, calibration.paper_temperature,
+                          calibration.ink_temperature)
     p_symbol = 1.0 / (1.0 + np.exp(-ink_logit))
     values = np.log(p[:, 1:]) / calibration.value_temperature
     values = np.exp(values - values.max(axis=1, keepdims=True))
@@ -85,5 +93,5 @@ def board_confidence(
     """P(the board used is right): the calibrated cells' product, times CORRECTED per
     correction and NOT_UNIQUE when the board has no single solution."""
     log_p = board_log_probability(board, probabilities, symbols, calibration)
-    factor = calibration.corrected**corrections * (1.0 if unique else calibration.not_unique)
+    factor = calibration.corrected**corrections * (1.0 if unique else NOT_UNIQUE)
     return float(np.exp(log_p) * factor)
