@@ -56,6 +56,11 @@ class Sample:
         return self.read != self.truth or self.corrections > 0
 
     @property
+    def corrected(self) -> list[int]:
+        """The cells the solver corrected (where the board used is not the one read)."""
+        return [c for c, (a, b) in enumerate(zip(self.board, self.read, strict=True)) if a != b]
+
+    @property
     def raw_confidence(self) -> float:
         """The confidence before calibration: the product of the raw cell probabilities."""
         return board_probability(self.board, self.probabilities, "123456789")

@@ -14,14 +14,16 @@ sharpen (or soften) the two parts of each cell's reading separately:
 - the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
 
 The board's confidence is the product over its cells of the calibrated probability of the
-symbol used (cells independent), times CORRECTED for each correction the solver made (a
-changed reading is a guess the photo did not show clearly), and NOT_UNIQUE when the board
-used has no single solution (a printed puzzle has exactly one, so such a board was
-misread).
+symbol used (cells independent). A cell the solver corrected is weighed instead by CORRECTED,
+the measured share of corrections that are right: its own probability is low by
+construction (the photo did not show the symbol used), but the solver's proof that only it
+makes the puzzle unique is evidence the cell's probabilities do not hold. A board used
+without a single solution gets NOT_UNIQUE: a printed puzzle has exactly one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,14 +40,14 @@ class Calibration:
     paper_temperature: float  # divides the log-odds of ink where they favour paper
     ink_temperature: float  # ... where they favour ink
     value_temperature: float  # divides the log-probabilities of the values
-    corrected: float  # factor per correction made
+    corrected: float  # P(a correction is right), weighed instead of the corrected cell's
 
 
 BUILTIN = Calibration(
-    paper_temperature=1.0,
-    ink_temperature=1.0,
-    value_temperature=1.0,
-    corrected=0.1,
+    paper_temperature=0.682,
+    ink_temperature=0.287,
+    value_temperature=0.838,
+    corrected=0.9,
 )
 
 
@@ -74,11 +76,17 @@ def chosen_columns(board: str, symbols: str) -> np.ndarray:
 
 
 def board_log_probability(
-    board: str, probabilities: np.ndarray, symbols: str, calibration: Calibration = BUILTIN
+    board: str,
+    probabilities: np.ndarray,
+    symbols: str,
+    calibration: Calibration = BUILTIN,
+    corrected: Sequence[int] = (),
 ) -> float:
-    """log P(every cell is as in `board`) under the calibrated cell probabilities."""
+    """log P(every cell is as in `board`) under the calibrated cell probabilities, the
+    `corrected` cells weighed by the share of corrections that are right."""
     cells = calibrated_cells(probabilities, calibration)
     picked = cells[np.arange(len(board)), chosen_columns(board, symbols)]
+    picked[list(corrected)] = calibration.corrected
     return float(np.log(np.clip(picked, PROBABLE, 1.0)).sum())
 
 
@@ -86,12 +94,11 @@ def board_confidence(
     board: str,
     probabilities: np.ndarray,
     symbols: str,
-    corrections: int = 0,
+    corrected: Sequence[int] = (),
     unique: bool = True,
     calibration: Calibration = BUILTIN,
 ) -> float:
-    """P(the board used is right): the calibrated cells' product, times CORRECTED per
-    correction and NOT_UNIQUE when the board has no single solution."""
-    log_p = board_log_probability(board, probabilities, symbols, calibration)
-    factor = calibration.corrected**corrections * (1.0 if unique else NOT_UNIQUE)
-    return float(np.exp(log_p) * factor)
+    """P(the board used is right): the calibrated cells' product (the `corrected` cells
+    weighed by CORRECTED), times NOT_UNIQUE when the board has no single solution."""
+    log_p = board_log_probability(board, probabilities, symbols, calibration, corrected)
+    return float(np.exp(log_p) * (1.0 if unique else NOT_UNIQUE))

@@ -81,8 +81,8 @@ def reading_confidence(reading: Reading, used: BoardUsed) -> float | None:
     if not reading.calibrated:
         return None
     return board_confidence(
-        used.board, used.probabilities, reading.size.symbols, len(used.corrections),
-        used.outcome.status == "solved",
+        used.board, used.probabilities, reading.size.symbols,
+        [fix.cell for fix in used.corrections], used.outcome.status == "solved",
     )
 
 

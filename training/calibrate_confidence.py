@@ -13,10 +13,12 @@ scored with the constants fitted on the other half. The shipped constants are fi
 the whole quarter, which is what this script prints; they are copied into
 pipeline/_confidence.py by hand, and this script says whether they still agree.
 
-The fit: maximum likelihood of "the board used is right" under the confidence
-(a Bernoulli per board), over a grid of the four constants. The board's log-confidence is
-a sum of an ink part (depends only on the ink temperature) and a value part (only the value
-temperature), so each part is computed once per temperature.
+The fit: each temperature by maximum likelihood of the truth of the cells it acts on (the
+ink of cells that look like paper, the ink of cells that look inked, the value of cells
+read as holding one), over a grid; real cells of these boards are misread often enough
+(a few dozen in 40,000) for this to be well posed, where fitting on the boards alone would
+only learn "be sure" from boards that are nearly all exact. The correction factor is the
+share of corrected cells that are right, with a uniform prior.
 """
 
 from __future__ import annotations
@@ -32,44 +34,16 @@ sys.path.insert(0, str(ROOT))
 import pipeline  # noqa: E402,F401  (single-thread BLAS before numpy work)
 from pipeline._confidence import (  # noqa: E402
     BUILTIN,
-    NOT_UNIQUE,
     PROBABLE,
     Calibration,
-    calibrated_cells,
     chosen_columns,
 )
 
-TEMPERATURES = np.exp(np.linspace(np.log(0.1), np.log(3.0), 24))  # each temperature's grid
-CORRECTED = np.geomspace(0.01, 1.0, 21)  # the per-correction factor's grid
-EDGE = 1e-9  # confidences are clipped this far from 0 and 1 in the likelihood
+TEMPERATURES = np.exp(np.linspace(np.log(0.05), np.log(3.0), 200))  # the grid searched
 FITTED_VARIANTS = ("as taken", "faded to 0.35")  # with every robustness degradation; not
-# "faded to 0.2": a digit with a fifth of its ink is a blank to every cell probability,
-# so such boards can only teach the confidence to doubt every board alike
-
-
-def log_parts(samples, temperature: float) -> np.ndarray:
-    """(3, samples): the log-probability of each board's chosen symbols, split into the
-    parts each temperature alone acts on: the ink of cells whose ink odds favour paper,
-    the ink of those favouring ink, and the symbols' values; each at `temperature`."""
-    cal = Calibration(temperature, temperature, temperature, 1.0)
-    out = np.zeros((3, len(samples)))
-    for k, s in enumerate(samples):
-        cols = chosen_columns(s.board, "123456789")
-        cells = calibrated_cells(s.probabilities, cal)
-        symbol = 1.0 - cells[:, 0]
-        filled = cols > 0
-        ink = np.log(np.clip(np.where(filled, symbol, cells[:, 0]), PROBABLE, 1.0))
-        paper = np.asarray(s.probabilities)[:, 0] > 0.5
-        out[0, k], out[1, k] = ink[paper].sum(), ink[~paper].sum()
-        value = cells[filled, cols[filled]] / np.maximum(symbol[filled], PROBABLE)
-        out[2, k] = np.log(np.clip(value, PROBABLE, 1.0)).sum()
-    return out
-
-
-def nll(log_conf: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """Bernoulli negative log-likelihood summed over the last axis."""
-    c = np.clip(np.exp(log_conf), EDGE, 1 - EDGE)
-    return -(right * np.log(c) + (~right) * np.log1p(-c)).sum(axis=-1)
+# "faded to 0.2": a digit left with a fifth of its ink, made to be missed, would teach every
+# blank cell to doubt itself far more than real print warrants
+PRIOR_RIGHT, PRIOR_WRONG = 1, 1  # a uniform prior on the share of right corrections
 
 
 def fitting_samples(samples) -> list:
@@ -78,24 +52,58 @@ def fitting_samples(samples) -> list:
             FITTED_VARIANTS]
 
 
+def cell_evidence(samples) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The cells each temperature is fitted on, as (log-odds or log-probabilities, truth):
+    "paper" / "ink": the ink log-odds of the cells whose odds favour paper / ink, and
+    whether a symbol is truly there; "value": the value log-probabilities (cells x n) of
+    the cells truly holding a symbol and read as one, and the true value's column."""
+    odds, holds, logp, value = [], [], [], []
+    for s in samples:
+        p = np.clip(np.asarray(s.probabilities, np.float64), PROBABLE, 1.0 - PROBABLE)
+        truth = chosen_columns(s.truth, "123456789")
+        odds.append(np.log(1.0 - p[:, 0]) - np.log(p[:, 0]))
+        holds.append(truth > 0)
+        both = (truth > 0) & (p[:, 0] < 0.5)
+        logp.append(np.log(p[both, 1:]))
+        value.append(truth[both] - 1)
+    odds_all, holds_all = np.concatenate(odds), np.concatenate(holds)
+    paper = odds_all < 0
+    return {
+        "paper": (odds_all[paper], holds_all[paper]),
+        "ink": (odds_all[~paper], holds_all[~paper]),
+        "value": (np.concatenate(logp), np.concatenate(value)),
+    }
+
+
+def ink_nll(odds: np.ndarray, holds: np.ndarray, temperature: float) -> float:
+    """Negative log-likelihood of the cells' true ink under sigmoid(odds / T)."""
+    z = odds / temperature
+    return float(np.logaddexp(0.0, np.where(holds, -z, z)).sum())
+
+
+def value_nll(logp: np.ndarray, value: np.ndarray, temperature: float) -> float:
+    """Negative log-likelihood of the true values under softmax(log p / T)."""
+    z = logp / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(z).sum(axis=1))
+    return float((log_norm - z[np.arange(len(value)), value]).sum())
+
+
 def fit(samples) -> Calibration:
-    """The constants that make the confidence most likely on `samples` (builtin engine),
-    over a grid of the three temperatures and the correction factor."""
+    """The constants fitted on `samples` (builtin engine): each temperature by maximum
+    likelihood of the true cells it acts on; the correction factor as the share of
+    corrections that are right (with a uniform prior)."""
     samples = fitting_samples(samples)
-    right = np.array([s.exact for s in samples])
-    fixes = np.array([s.corrections for s in samples], float)
-    unique = np.array([s.unique for s in samples])
-    parts = np.stack([log_parts(samples, t) for t in TEMPERATURES], axis=1)  # (3, T, S)
-    base = np.log(CORRECTED)[:, None] * fixes + np.log(NOT_UNIQUE) * ~unique  # (C, S)
-    best = (np.inf, None)
-    for i, t_paper in enumerate(TEMPERATURES):
-        for j, t_ink in enumerate(TEMPERATURES):
-            log_conf = (parts[0, i] + parts[1, j])[None, None] + parts[2][:, None] + base
-            scores = nll(log_conf, right)  # (T value, C)
-            k, c = np.unravel_index(int(scores.argmin()), scores.shape)
-            if scores[k, c] < best[0]:
-                best = (float(scores[k, c]), (t_paper, t_ink, TEMPERATURES[k], CORRECTED[c]))
-    return Calibration(*(round(float(v), 3) for v in best[1]))
+    cells = cell_evidence(samples)
+    temps = []
+    for part in ("paper", "ink", "value"):
+        x, y = cells[part]
+        nll = value_nll if part == "value" else ink_nll
+        temps.append(min(TEMPERATURES, key=lambda t, x=x, y=y, nll=nll: nll(x, y, t)))
+    right = sum(s.board[c] == s.truth[c] for s in samples for c in s.corrected)
+    made = sum(len(s.corrected) for s in samples)
+    corrected = (right + PRIOR_RIGHT) / (made + PRIOR_RIGHT + PRIOR_WRONG)
+    return Calibration(*(round(float(t), 3) for t in temps), round(float(corrected), 3))
 
 
 def main() -> int:
