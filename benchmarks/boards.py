@@ -24,8 +24,9 @@ from pipeline._correct import board_probability
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
 from pipeline.products import Photo
-from pipeline.solve import board_used
+from pipeline.solve import SEARCH_NODES, board_used
 from pipeline.stages import read_photo
+from solver import analyse
 
 FADED = (0.35, 0.2)  # share of ink kept by the two faded givens (benchmarks.faint's range)
 FADED_DIGITS = 2  # givens faded per photo
@@ -59,6 +60,12 @@ class Sample:
     def corrected(self) -> list[int]:
         """The cells the solver corrected (where the board used is not the one read)."""
         return [c for c, (a, b) in enumerate(zip(self.board, self.read, strict=True)) if a != b]
+
+    @property
+    def solution(self) -> str | None:
+        """The board used's single solution (None when it has none or several)."""
+        outcome = analyse(self.board, limit=2, max_nodes=SEARCH_NODES)
+        return outcome.solution if outcome.status == "solved" else None
 
     @property
     def raw_confidence(self) -> float:

@@ -40,7 +40,7 @@ def calibrated(calibration: Calibration) -> Scorer:
     """The board confidence with given constants."""
     def score(s: Sample) -> float:
         return board_confidence(s.board, s.probabilities, "123456789", s.corrected,
-                                s.unique, calibration)
+                                s.solution, calibration)
     return score
 
 

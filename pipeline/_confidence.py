@@ -3,9 +3,10 @@
 The cell probabilities the recognize stage gives are honest about which readings are in
 doubt (correction ranks its changes by them) but not calibrated for a whole board: a blank
 cell keeps at least INK_FLOOR of doubt, so a board's 50 blanks alone held its product
-under 0.9, and the CNN's own digit probabilities are softened by its training. Two
-temperatures, fitted on real cells the CNN was not trained on (training/calibrate_confidence.py),
-sharpen (or soften) the two parts of each cell's reading separately:
+under 0.9, and the CNN's own digit probabilities are softened by its training. Three
+temperatures, fitted on real cells the CNN was not trained on
+(training/calibrate_confidence.py), sharpen (or soften) the parts of each cell's reading
+separately:
 
 - the ink: the log-odds that the cell holds a symbol at all are divided by
   PAPER_TEMPERATURE where they say paper and by INK_TEMPERATURE where they say ink (a
@@ -13,12 +14,16 @@ sharpen (or soften) the two parts of each cell's reading separately:
   faint print are not equally honest);
 - the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
 
-The board's confidence is the product over its cells of the calibrated probability of the
-symbol used (cells independent). A cell the solver corrected is weighed instead by CORRECTED,
-the measured share of corrections that are right: its own probability is low by
-construction (the photo did not show the symbol used), but the solver's proof that only it
-makes the puzzle unique is evidence the cell's probabilities do not hold. A board used
-without a single solution gets NOT_UNIQUE: a printed puzzle has exactly one.
+The board: a printed puzzle has exactly one solution, so the true board is one of the
+boards the photo could show that are valid puzzles. The confidence is the board used's
+share of them, P(board | valid) = P(board) / sum of P(valid boards), with the cells taken
+as independent; so a cell's doubt counts only through rival readings that would also make
+a valid puzzle (a faint digit missed that agrees with the solution, a stain taken for a
+redundant given, a digit misread as another that still leaves one solution), and the
+share is the product over the cells of 1 / (1 + the odds of such rivals). A doubtful digit
+whose rivals all break the puzzle is settled by the solver. A cell the solver corrected is
+weighed instead by CORRECTED, the measured share of corrections that are right. A board
+used without a single solution is no printed puzzle: its cells' product times NOT_UNIQUE.
 """
 
 from __future__ import annotations
@@ -28,7 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solver import analyse
+
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
+SOLVER_FLOOR = 1e-4  # a rival reading less probable than this against the one used is not
+# checked with the solver (it could move the confidence by less than this)
+MAX_NODES = 2_000  # solver budget per rival board checked (as pipeline._correct's)
 NOT_UNIQUE = 1e-3  # factor for a board used without a single solution: a printed puzzle
 # has exactly one, so it was misread (not 0: a misprinted puzzle is possible)
 
@@ -75,18 +85,41 @@ def chosen_columns(board: str, symbols: str) -> np.ndarray:
     return np.array([column[ch] for ch in board])
 
 
+def rival_ratios(
+    board: str, cells: np.ndarray, symbols: str, solution: str, skip: Sequence[int] = ()
+) -> np.ndarray:
+    """Per cell, the summed odds against the symbol used of every other reading that would
+    also make a printed puzzle (a board with exactly one solution): a blank read as the
+    solution's symbol there; a symbol read as blank, or as another symbol, when the solver
+    finds the board so changed still uniquely solvable (only for readings at least
+    SOLVER_FLOOR as probable as the one used). Cells in `skip` get none."""
+    cols = chosen_columns(board, symbols)
+    used = cells[np.arange(len(board)), cols]
+    odds = cells / np.maximum(used, PROBABLE)[:, None]
+    out = np.zeros(len(board))
+    for cell, ch in enumerate(board):
+        if cell in skip:
+            continue
+        if ch == "0":
+            out[cell] = odds[cell, symbols.index(solution[cell]) + 1]
+            continue
+        for column in np.flatnonzero(odds[cell] >= SOLVER_FLOOR).tolist():
+            if column != cols[cell]:
+                symbol = "0" if column == 0 else symbols[column - 1]
+                changed = board[:cell] + symbol + board[cell + 1 :]
+                if analyse(changed, limit=2, max_nodes=MAX_NODES).status in ("solved",
+                                                                             "gave_up"):
+                    out[cell] += odds[cell, column]
+    return out
+
+
 def board_log_probability(
-    board: str,
-    probabilities: np.ndarray,
-    symbols: str,
-    calibration: Calibration = BUILTIN,
-    corrected: Sequence[int] = (),
+    board: str, probabilities: np.ndarray, symbols: str, calibration: Calibration = BUILTIN
 ) -> float:
-    """log P(every cell is as in `board`) under the calibrated cell probabilities, the
-    `corrected` cells weighed by the share of corrections that are right."""
+    """log P(every cell is as in `board`) under the calibrated cell probabilities, taken
+    as independent (what is left to say of a board without a single solution)."""
     cells = calibrated_cells(probabilities, calibration)
     picked = cells[np.arange(len(board)), chosen_columns(board, symbols)]
-    picked[list(corrected)] = calibration.corrected
     return float(np.log(np.clip(picked, PROBABLE, 1.0)).sum())
 
 
@@ -95,10 +128,17 @@ def board_confidence(
     probabilities: np.ndarray,
     symbols: str,
     corrected: Sequence[int] = (),
-    unique: bool = True,
+    solution: str | None = None,
     calibration: Calibration = BUILTIN,
 ) -> float:
-    """P(the board used is right): the calibrated cells' product (the `corrected` cells
-    weighed by CORRECTED), times NOT_UNIQUE when the board has no single solution."""
-    log_p = board_log_probability(board, probabilities, symbols, calibration, corrected)
-    return float(np.exp(log_p) * (1.0 if unique else NOT_UNIQUE))
+    """P(the board used is right). For a board with one `solution`: among the boards the
+    photo could show that are printed puzzles, its share, cell by cell (each cell's
+    reading against its rivals that keep the puzzle valid), the `corrected` cells weighed
+    by CORRECTED. Without one: the calibrated cells' product times NOT_UNIQUE."""
+    if solution is None:
+        log_p = board_log_probability(board, probabilities, symbols, calibration)
+        return float(np.exp(log_p) * NOT_UNIQUE)
+    cells = calibrated_cells(probabilities, calibration)
+    rivals = rival_ratios(board, cells, symbols, solution, corrected)
+    log_p = -np.log1p(rivals).sum() + len(corrected) * np.log(calibration.corrected)
+    return float(np.exp(log_p))

@@ -82,7 +82,8 @@ def reading_confidence(reading: Reading, used: BoardUsed) -> float | None:
         return None
     return board_confidence(
         used.board, used.probabilities, reading.size.symbols,
-        [fix.cell for fix in used.corrections], used.outcome.status == "solved",
+        [fix.cell for fix in used.corrections],
+        used.outcome.solution if used.outcome.status == "solved" else None,
     )
 
 
