@@ -27,7 +27,7 @@ from benchmarks import dataset
 from benchmarks.boards import Sample, collect, half
 from pipeline._confidence import BUILTIN, Calibration, board_confidence
 from pipeline.verdict import LOW_CONFIDENCE
-from training.calibrate_confidence import fit
+from training.calibrate_confidence import fit, fitting_samples
 
 SURE = 0.9  # the confidence the exact boards should reach
 BINS = (0.0, 0.1, 0.5, 0.9, 0.99, 1.0)  # the reliability table's bin edges
@@ -118,11 +118,15 @@ def report(samples: list[Sample], scorers: dict[str, tuple[Scorer, float]]) -> N
     for kind, group in groups.items():
         for name, (score, threshold) in scorers.items():
             print(f"{kind:<16} {name:<22} {targets(group, score, threshold)}")
+    fitted = fitting_samples(samples)
+    parts = {"as taken": groups["as taken"],
+             "as taken, degraded, faded to 0.35": fitted,
+             "faded to 0.2": groups.get("faded to 0.2", [])}
     for name, (score, _) in scorers.items():
-        for kind in ("as taken", "all"):
-            group = samples if kind == "all" else groups["as taken"]
-            print(f"\nreliability, {name}, {kind} ({len(group)} boards)")
-            print("\n".join(reliability(group, score)))
+        for kind, group in parts.items():
+            if group:
+                print(f"\nreliability, {name}, {kind} ({len(group)} boards)")
+                print("\n".join(reliability(group, score)))
 
 
 def main(argv: list[str] | None = None) -> int:
