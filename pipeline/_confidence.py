@@ -36,8 +36,8 @@ import numpy as np
 from solver import analyse
 
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
-SOLVER_FLOOR = 1e-4  # a rival reading less probable than this against the one used is not
-# checked with the solver (it could move the confidence by less than this)
+CHECKED = 2e-3  # odds a rival reading needs against the one used to be checked with the
+# solver (up to ~5 ms each); below, every rival counts as valid, the cautious side
 MAX_NODES = 2_000  # solver budget per rival board checked (as pipeline._correct's)
 NOT_UNIQUE = 1e-3  # factor for a board used without a single solution: a printed puzzle
 # has exactly one, so it was misread (not 0: a misprinted puzzle is possible)
@@ -91,11 +91,15 @@ def rival_ratios(
     """Per cell, the summed odds against the symbol used of every other reading that would
     also make a printed puzzle (a board with exactly one solution): a blank read as the
     solution's symbol there; a symbol read as blank, or as another symbol, when the solver
-    finds the board so changed still uniquely solvable (only for readings at least
-    SOLVER_FLOOR as probable as the one used). Cells in `skip` get none."""
+    finds the board so changed still uniquely solvable. Only readings at least CHECKED as
+    probable as the one used are checked; the rest are counted (the cautious side), and a
+    rival the solver rules out still counts as CHECKED, so the sum never falls as a rival
+    grows more probable (the confidence is monotone in the cell probabilities). Cells in
+    `skip` get none."""
     cols = chosen_columns(board, symbols)
     used = cells[np.arange(len(board)), cols]
     odds = cells / np.maximum(used, PROBABLE)[:, None]
+    odds[np.arange(len(board)), cols] = 0.0
     out = np.zeros(len(board))
     for cell, ch in enumerate(board):
         if cell in skip:
@@ -103,13 +107,13 @@ def rival_ratios(
         if ch == "0":
             out[cell] = odds[cell, symbols.index(solution[cell]) + 1]
             continue
-        for column in np.flatnonzero(odds[cell] >= SOLVER_FLOOR).tolist():
-            if column != cols[cell]:
-                symbol = "0" if column == 0 else symbols[column - 1]
-                changed = board[:cell] + symbol + board[cell + 1 :]
-                if analyse(changed, limit=2, max_nodes=MAX_NODES).status in ("solved",
-                                                                             "gave_up"):
-                    out[cell] += odds[cell, column]
+        row = odds[cell]
+        out[cell] = np.minimum(row, CHECKED).sum()
+        for column in np.flatnonzero(row > CHECKED).tolist():
+            symbol = "0" if column == 0 else symbols[column - 1]
+            changed = board[:cell] + symbol + board[cell + 1 :]
+            if analyse(changed, limit=2, max_nodes=MAX_NODES).status in ("solved", "gave_up"):
+                out[cell] += row[column] - CHECKED
     return out
 
 
