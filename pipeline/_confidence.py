@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver import analyse
+from solver.size import size_for_cells
 
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
 CHECKED = 2e-3  # odds a rival reading needs against the one used to be checked with the
@@ -59,6 +60,18 @@ BUILTIN = Calibration(
     value_temperature=0.838,
     corrected=0.9,
 )
+TESSERACT = Calibration(  # the ink as the builtin engine's; the values fitted on its reads
+    paper_temperature=BUILTIN.paper_temperature,
+    ink_temperature=BUILTIN.ink_temperature,
+    value_temperature=0.711,
+    corrected=BUILTIN.corrected,  # unused: its readings are never corrected
+)
+
+
+def calibration_for(calibrated: bool) -> Calibration:
+    """The constants for a reading: BUILTIN for the calibrated recognizer (the CNN), else
+    TESSERACT's (the one engine whose rows are fixed stand-ins: pipeline/tesseract.py)."""
+    return BUILTIN if calibrated else TESSERACT
 
 
 def calibrated_cells(probabilities: np.ndarray, calibration: Calibration = BUILTIN) -> np.ndarray:
@@ -90,16 +103,17 @@ def rival_ratios(
 ) -> np.ndarray:
     """Per cell, the summed odds against the symbol used of every other reading that would
     also make a printed puzzle (a board with exactly one solution): a blank read as the
-    solution's symbol there; a symbol read as blank, or as another symbol, when the solver
-    finds the board so changed still uniquely solvable. Only readings at least CHECKED as
-    probable as the one used are checked; the rest are counted (the cautious side), and a
-    rival the solver rules out still counts as CHECKED, so the sum never falls as a rival
-    grows more probable (the confidence is monotone in the cell probabilities). Cells in
-    `skip` get none."""
+    solution's symbol there; a symbol read as blank, or as another symbol that no peer
+    holds, when the solver finds the board so changed still uniquely solvable. Only
+    readings at least CHECKED as probable as the one used go to the solver; the rest are
+    counted (the cautious side), and a rival the solver rules out still counts as CHECKED,
+    so the sum never falls as a rival grows more probable (the confidence is monotone in
+    the cell probabilities). Cells in `skip` get none."""
     cols = chosen_columns(board, symbols)
     used = cells[np.arange(len(board)), cols]
     odds = cells / np.maximum(used, PROBABLE)[:, None]
     odds[np.arange(len(board)), cols] = 0.0
+    peers = size_for_cells(len(board)).peers
     out = np.zeros(len(board))
     for cell, ch in enumerate(board):
         if cell in skip:
@@ -107,7 +121,9 @@ def rival_ratios(
         if ch == "0":
             out[cell] = odds[cell, symbols.index(solution[cell]) + 1]
             continue
-        row = odds[cell]
+        row = odds[cell].copy()
+        taken = {board[peer] for peer in peers[cell]}
+        row[[i + 1 for i, symbol in enumerate(symbols) if symbol in taken]] = 0.0  # clash
         out[cell] = np.minimum(row, CHECKED).sum()
         for column in np.flatnonzero(row > CHECKED).tolist():
             symbol = "0" if column == 0 else symbols[column - 1]

@@ -15,7 +15,7 @@ import numpy as np
 
 from solver import Outcome, analyse, parse
 
-from ._confidence import board_confidence
+from ._confidence import board_confidence, calibration_for
 from ._correct import correct, disputed_blanks
 from ._second_look import second_look
 from .errors import InvalidBoard
@@ -74,16 +74,14 @@ def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
     return BoardUsed(board, probs, corrections, outcome, looked)
 
 
-def reading_confidence(reading: Reading, used: BoardUsed) -> float | None:
-    """P(the board used is right), from the builtin recognizer's calibrated probabilities;
-    None for an engine whose probabilities are stand-ins (Tesseract's): a number computed
-    from them would mean nothing."""
-    if not reading.calibrated:
-        return None
+def reading_confidence(reading: Reading, used: BoardUsed) -> float:
+    """P(the board used is right), with the constants calibrated for the reading's engine
+    (pipeline/_confidence.py)."""
     return board_confidence(
         used.board, used.probabilities, reading.size.symbols,
         [fix.cell for fix in used.corrections],
         used.outcome.solution if used.outcome.status == "solved" else None,
+        calibration_for(reading.calibrated),
     )
 
 

@@ -1,6 +1,6 @@
 """Fit the board confidence's constants (pipeline/_confidence.py) on real held-out boards.
 
-    python training/calibrate_confidence.py
+    python training/calibrate_confidence.py [--engine builtin|tesseract]
 
 Why these boards: the CNN was trained on the training part's real cells, so there its
 readings are overconfident and a calibration fitted on them would be too. The held-out
@@ -35,6 +35,7 @@ import pipeline  # noqa: E402,F401  (single-thread BLAS before numpy work)
 from pipeline._confidence import (  # noqa: E402
     BUILTIN,
     PROBABLE,
+    TESSERACT,
     Calibration,
     chosen_columns,
 )
@@ -89,37 +90,55 @@ def value_nll(logp: np.ndarray, value: np.ndarray, temperature: float) -> float:
     return float((log_norm - z[np.arange(len(value)), value]).sum())
 
 
-def fit(samples) -> Calibration:
-    """The constants fitted on `samples` (builtin engine): each temperature by maximum
-    likelihood of the true cells it acts on; the correction factor as the share of
-    corrections that are right (with a uniform prior)."""
+def fit(samples, ink_from: Calibration | None = None) -> Calibration:
+    """The constants fitted on `samples`: each temperature by maximum likelihood of the
+    true cells it acts on; the correction factor as the share of corrections that are right
+    (with a uniform prior). `ink_from`: take the two ink temperatures from these constants
+    and fit only the rest (for another engine: the ink comes from the same cells stage, and
+    is better fitted on the builtin engine's many degraded boards)."""
     samples = fitting_samples(samples)
     cells = cell_evidence(samples)
-    temps = []
+    temps = {}
     for part in ("paper", "ink", "value"):
+        if ink_from is not None and part != "value":
+            temps[part] = getattr(ink_from, f"{part}_temperature")
+            continue
         x, y = cells[part]
         nll = value_nll if part == "value" else ink_nll
-        temps.append(min(TEMPERATURES, key=lambda t, x=x, y=y, nll=nll: nll(x, y, t)))
+        temps[part] = min(TEMPERATURES, key=lambda t, x=x, y=y, nll=nll: nll(x, y, t))
     right = sum(s.board[c] == s.truth[c] for s in samples for c in s.corrected)
     made = sum(len(s.corrected) for s in samples)
     corrected = (right + PRIOR_RIGHT) / (made + PRIOR_RIGHT + PRIOR_WRONG)
-    return Calibration(*(round(float(t), 3) for t in temps), round(float(corrected), 3))
+    if made == 0 and ink_from is not None:  # nothing to measure it on
+        corrected = ink_from.corrected
+    return Calibration(*(round(float(temps[p]), 3) for p in ("paper", "ink", "value")),
+                       round(float(corrected), 3))
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     from benchmarks import dataset
     from benchmarks.boards import collect
-    from pipeline._cnn import builtin
 
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", default="builtin", choices=["builtin", "tesseract"])
+    args = parser.parse_args(argv)
     if not dataset.available():
         print("no photo dataset; nothing to calibrate")
         return 1
-    samples = collect(dataset.photos("train", held_out=True), builtin())
-    fitted = fit(samples)
+    if args.engine == "builtin":
+        from pipeline._cnn import builtin as engine
+        shipped, ink_from, degraded = BUILTIN, None, True
+    else:
+        from pipeline.tesseract import tesseract as engine
+        shipped, ink_from, degraded = TESSERACT, BUILTIN, False
+    samples = collect(dataset.photos("train", held_out=True), engine(), degraded)
+    fitted = fit(samples, ink_from)
     wrong = sum(not s.exact for s in samples)
     print(f"{len(samples)} held-out boards ({wrong} not exact): {fitted}")
-    print("pipeline/_confidence.py BUILTIN:", BUILTIN)
-    print("agree" if fitted == BUILTIN else "DIFFERENT: copy the fitted constants over")
+    print("pipeline/_confidence.py:", shipped)
+    print("agree" if fitted == shipped else "DIFFERENT: copy the fitted constants over")
     return 0
 
 
