@@ -37,8 +37,8 @@ from solver import analyse
 from solver.size import size_for_cells
 
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
-CHECKED = 2e-3  # odds a rival reading needs against the one used to be checked with the
-# solver (up to ~5 ms each); below, every rival counts as valid, the cautious side
+CHECKED = 1e-4  # odds a rival reading needs against the one used to be checked with the
+# solver (a few ms each; clashing ones are ruled out without it); below, counted as valid
 MAX_NODES = 2_000  # solver budget per rival board checked (as pipeline._correct's)
 NOT_UNIQUE = 1e-3  # factor for a board used without a single solution: a printed puzzle
 # has exactly one, so it was misread (not 0: a misprinted puzzle is possible)
