@@ -13,6 +13,9 @@ separately:
   monotone map that keeps 1/2 at 1/2: the cells stage's doubt about blank paper and about
   faint print are not equally honest);
 - the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
+  Tesseract's rows (fixed stand-ins: a read digit 0.9 or 0.8) get a temperature of their
+  own, fitted on its reads of the same cells, so a read digit is worth what its reads are
+  measured to be worth; the ink is the same cells stage's, so its temperatures are shared.
 
 The board: a printed puzzle has exactly one solution, so the true board is one of the
 boards the photo could show that are valid puzzles. The confidence is the board used's
