@@ -116,6 +116,8 @@ def report(samples: list[Sample], scorers: dict[str, tuple[Scorer, float]]) -> N
     print("-" * len(head))
     groups = kinds(samples)
     for kind, group in groups.items():
+        if not group:
+            continue
         for name, (score, threshold) in scorers.items():
             print(f"{kind:<16} {name:<22} {targets(group, score, threshold)}")
     fitted = fitting_samples(samples)
@@ -124,7 +126,7 @@ def report(samples: list[Sample], scorers: dict[str, tuple[Scorer, float]]) -> N
              "faded to 0.2": groups.get("faded to 0.2", [])}
     for name, (score, _) in scorers.items():
         for kind, group in parts.items():
-            if group:
+            if group and (kind == "as taken" or len(group) > len(groups["as taken"])):
                 print(f"\nreliability, {name}, {kind} ({len(group)} boards)")
                 print("\n".join(reliability(group, score)))
 
