@@ -7,8 +7,10 @@ encodes it again as a JPEG file, which any program that answers with an annotate
 do. Both are timed from outside as whole processes (start-up, imports, model, writing the
 file), in turn (floor, command, floor, command, ...) so machine load hits both alike; the
 ratio is the median of the ratios of each pair. `snapsolve --help` and `--version` are timed
-in the same rounds. `--code DIR` runs the package found in DIR (e.g. an export of another
-branch) instead of this one, to measure before and after with the same harness.
+in the same rounds. Python may write bytecode caches (PYTHONDONTWRITEBYTECODE is dropped for
+the commands), as it does for an installed package: the warm-up run writes them.
+`--code DIR` runs the package found in DIR (e.g. an export of another branch) instead of
+this one, to measure before and after with the same harness.
 """
 
 from __future__ import annotations
@@ -65,13 +67,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="folder holding the pipeline package to run (default: this one)")
     args = parser.parse_args(argv)
     env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
     if args.code is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(args.code.resolve()), env.get("PYTHONPATH", "")])
     command = snapsolve()
-    samples: dict[str, list[float]] = {"floor": [], "photo": [], "help": [], "version": []}
+    samples: dict[str, list[float]] = {"python": [], "floor": [], "photo": [], "help": [],
+                                       "version": []}
     print(f"load before: {load()}")
     with tempfile.TemporaryDirectory() as out:
         cmds = {
+            "python": [sys.executable, "-c", "pass"],
             "floor": [sys.executable, "-c", FLOOR, str(args.photo), f"{out}/floor.jpg"],
             "photo": [*command, "--overwrite", "--output", out, str(args.photo)],
             "help": [*command, "--help"],
@@ -84,8 +89,9 @@ def main(argv: list[str] | None = None) -> int:
                 samples[name].append(seconds(cmd, env))
     ratios = [p / f for p, f in zip(samples["photo"], samples["floor"], strict=True)]
     print(f"{'command':<22} {'median s':>9} {'min s':>7} {'max s':>7} {'/ floor':>8}")
-    labels = {"floor": "floor (decode+encode)", "photo": "snapsolve photo",
-              "help": "snapsolve --help", "version": "snapsolve --version"}
+    labels = {"python": "python -c pass", "floor": "floor (decode+encode)",
+              "photo": "snapsolve photo", "help": "snapsolve --help",
+              "version": "snapsolve --version"}
     for name, values in samples.items():
         ratio = f"{statistics.median(ratios):>7.2f}x" if name == "photo" else ""
         print(f"{labels[name]:<22} {statistics.median(values):>9.3f} {min(values):>7.3f} "
