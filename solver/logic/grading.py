@@ -17,6 +17,7 @@ from typing import Any
 from solver.size import Size
 
 from ._propagate import solve_values
+from ._quick_singles import Position
 from .grid import Grid, NoSolution
 from .ladder import (
     EASY,
@@ -77,7 +78,17 @@ def grade(
     known = None if solution is None else tuple(grid.size.value_of(ch) for ch in solution)
     used: Counter[str] = Counter()
     score = steps = guesses = 0
-    while not grid.solved:
+    position = Position(grid)  # singles are taken here, the rest on the ladder
+    while not position.solved:
+        single = position.find()
+        if single is not None:
+            technique, cell, value = single
+            steps += 1
+            used[technique] += 1
+            score += TECHNIQUES[technique][1]
+            position.place(cell, value)
+            continue
+        grid = position.grid()
         step = first_step(grid, unique, GRADING_LADDER)
         if step is None:
             if known is None:
@@ -92,7 +103,7 @@ def grade(
             steps += 1
         used[step.technique] += 1
         score += TECHNIQUES[step.technique][1]
-        grid = grid.apply(step)
+        position = Position(grid.apply(step))
     if not used:
         return Difficulty(EASY, 0, "", 0, 0, ())
     hardest = max(used, key=hardness)
