@@ -71,8 +71,12 @@ class FlatGrid:
         height = max(1, round(scale * self.height))
         stroke = max(1, round(scale * self.stroke))
         offset = self.offset if at is None else _turned_offset(at, self.turns)
+        patches: dict[str, np.ndarray] = {}  # each symbol's patch, turned, once per call
         for cell, symbol in items:
-            patch = np.rot90(symbol_patch(symbol, height, stroke), -self.turns)
+            patch = patches.get(symbol)
+            if patch is None:
+                patch = np.rot90(symbol_patch(symbol, height, stroke), -self.turns)
+                patches[symbol] = patch
             place(plane, patch, self.centre(cell, offset))
         return plane
 
