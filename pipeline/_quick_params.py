@@ -9,8 +9,8 @@ any other value (one that typer would refuse, or a type not handled here) goes t
 own conversion, so its error messages are unchanged.
 
 This uses one private hook of typer's parameters (`_runtime_param`, the converter typer
-builds lazily); where a typer version lacks it, nothing is changed and typer converts as
-before.
+builds lazily) and three of its private functions; where a typer version lacks them, nothing
+is changed and typer converts as before.
 """
 
 from __future__ import annotations
@@ -98,6 +98,11 @@ def _choice(enum: type[Enum], info: Any, value: Any, ctx: Any) -> Any:
 
 def quicken(params: Any) -> None:
     """Give typer parameters the quick converter (where typer allows it)."""
+    try:  # the typer functions the quick converter falls back on or shares
+        from typer._coercion import build_runtime_param  # noqa: F401
+        from typer._param_types import coerce_cli_choice, coerce_cli_path  # noqa: F401
+    except ImportError:  # another typer: its own conversion throughout
+        return
     for param in params:
         descriptor = getattr(param, "type_descriptor", None)
         if descriptor is None or getattr(param, "_runtime_param", _UNHANDLED) is not None:
