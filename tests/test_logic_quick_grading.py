@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from solver import solve
 from solver.logic import NoSolution, grade
 from solver.logic import _quick_singles as quick
+from solver.logic.ladder import GRADING_LADDER
 from solver.size import size_of
 from tests.test_logic_boards import puzzle
 from tests.test_logic_properties import PUZZLES, sample
@@ -18,8 +19,12 @@ from tests.test_logic_properties import PUZZLES, sample
 def ladder_grade(monkeypatch, *args, **kwargs):
     """The grade with every step taken on the ladder."""
     with monkeypatch.context() as patch:
-        patch.setattr(quick.Position, "find", lambda self: None)
+        patch.setattr(quick.Position, "find", lambda self: False)  # the ladder judges all
         return grade(*args, **kwargs)
+
+
+def test_the_singles_skipped_are_the_ladders_first_rungs():
+    assert tuple(t.name for t in GRADING_LADDER[: len(quick.SINGLES)]) == quick.SINGLES
 
 
 def outcome(function, *args, **kwargs):

@@ -5,8 +5,8 @@ steps of most puzzles are singles. Building a new Grid, its digit layers and a w
 for each of them made grading cost more than reading the photo it came from. Here the same
 singles are found, in the same order (full house by unit, naked single by cell, hidden
 single by box, row, column and value: GRADING_LADDER's first three rungs), on counts and
-layers updated in place. Whatever the ladder would have to judge otherwise (a position
-without a single, or one that cannot be completed) is left to it: `find` returns None.
+layers updated in place. A position without a single goes to the ladder's later rungs;
+one the singles find cannot be completed goes to the whole ladder, which says why.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 from .grid import Grid
 
 FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE = "full house", "naked single", "hidden single"
+SINGLES = (FULL_HOUSE, NAKED_SINGLE, HIDDEN_SINGLE)  # the grading ladder's first rungs
 
 
 class Position:
@@ -55,13 +56,14 @@ class Position:
         for u in t.units_of[cell]:
             self.empties[u] -= 1
 
-    def find(self) -> tuple[str, int, int] | None:
-        """(technique, cell, value) of the single the grading ladder would take first, or
-        None when it has none or would raise."""
+    def find(self) -> tuple[str, int, int] | None | bool:
+        """(technique, cell, value) of the single the grading ladder would take first; None
+        when it has none (its singles would find nothing); False when its singles would
+        raise NoSolution (the ladder is left to say so)."""
         for finder in (self._full_house, self._naked_single, self._hidden_single):
             found = finder()
             if found is not None:
-                return found or None  # False: the ladder raises NoSolution there
+                return found
         return None
 
     def _full_house(self):

@@ -17,7 +17,7 @@ from typing import Any
 from solver.size import Size
 
 from ._propagate import solve_values
-from ._quick_singles import Position
+from ._quick_singles import SINGLES, Position
 from .grid import Grid, NoSolution
 from .ladder import (
     EASY,
@@ -81,7 +81,7 @@ def grade(
     position = Position(grid)  # singles are taken here, the rest on the ladder
     while not position.solved:
         single = position.find()
-        if single is not None:
+        if single:
             technique, cell, value = single
             steps += 1
             used[technique] += 1
@@ -89,7 +89,8 @@ def grade(
             position.place(cell, value)
             continue
         grid = position.grid()
-        step = first_step(grid, unique, GRADING_LADDER)
+        rungs = GRADING_LADDER if single is False else GRADING_LADDER[len(SINGLES) :]
+        step = first_step(grid, unique, rungs)
         if step is None:
             if known is None:
                 known = solve_values(grid)
