@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ._cnn import Recognizer
-from .load import DEFAULT_MAX_PIXELS
+if TYPE_CHECKING:  # the settings import neither NumPy nor OpenCV (the command line's start-up)
+    from ._cnn import Recognizer
+
+DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so the settings need no OpenCV)
 
 DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
 ENGINES = ("builtin", "tesseract")
