@@ -88,7 +88,7 @@ def solve_one(label: str, text: str, hint: bool = False, steps: bool = False) ->
     status = solver_status(outcome.status)
     message = outcome.message
     if status is Status.MULTIPLE:
-        message = f"more than one solution ({outcome.solutions}+ found, {_givens(outcome.board)}" \
+        message = f"more than one solution ({outcome.count}+ found, {_givens(outcome.board)}" \
                   " givens); a proper puzzle has exactly one"
     board = outcome.board
     solution = outcome.solution if status is Status.SOLVED else None
