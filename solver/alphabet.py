@@ -16,6 +16,7 @@ and `choose` raises ValueError asking for the alphabet by name.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from .size import SYMBOLS, Size
@@ -38,20 +39,22 @@ class Alphabet:
     def read(self, raw: str) -> str:
         """The canonical board of `raw` (one symbol per cell, any case); raises ValueError
         naming the first symbol that is not in this alphabet."""
-        table = self._to_canonical()
-        try:
-            return "".join([table[ch] for ch in raw.upper()])
-        except KeyError:
+        upper = raw.upper()
+        table = self._to_canonical
+        if not set(upper) <= table.keys():
             bad = next(ch for ch in raw if ch.upper() not in table)
             raise ValueError(
                 f"unexpected character {bad!r} in a {self.n}x{self.n} board"
                 f" ({self.describe()})"
-            ) from None
+            )
+        return upper.translate(self._translation)
 
     def write(self, board: str, blank: str | None = None) -> str:
         """A canonical board written in this alphabet (empty cells as `blank`)."""
-        table = dict(zip(SYMBOLS[: self.n], self.symbols, strict=True))
-        table["0"] = self.blank if blank is None else blank
+        if blank is None or blank == self.blank:
+            table = self._from_canonical
+        else:
+            table = {**self._from_canonical, "0": blank}
         return "".join([table[ch] for ch in board])
 
     def describe(self) -> str:
@@ -59,9 +62,20 @@ class Alphabet:
         blanks = " or ".join(ch for ch in self.blanks if ch in ".0")
         return f"use {self.symbols[0]}-{self.symbols[-1]}, and {blanks} for blanks"
 
+    @functools.cached_property
     def _to_canonical(self) -> dict[str, str]:
         table = {ch: "0" for ch in self.blanks}
         table.update(zip(self.symbols, SYMBOLS[: self.n], strict=True))
+        return table
+
+    @functools.cached_property
+    def _translation(self) -> dict[int, str]:
+        return str.maketrans(self._to_canonical)
+
+    @functools.cached_property
+    def _from_canonical(self) -> dict[str, str]:
+        table = dict(zip(SYMBOLS[: self.n], self.symbols, strict=True))
+        table["0"] = self.blank
         return table
 
 
@@ -117,3 +131,18 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
         f"cannot tell the alphabet of this 16x16 board: {why}; "
         "name it (alphabet='hex' or 'letters', or --alphabet on the command line)"
     )
+
+
+# How records (JSON, the terminal) show boards of each side: 9x9 (and 4x4, 25x25) as
+# canonical strings with '0' for empty, as before; 16x16 as the newspaper prints it.
+DISPLAY = {
+    4: Alphabet("digits", "1234", DIGIT_BLANKS, blank="0"),
+    9: Alphabet("digits", "123456789", DIGIT_BLANKS, blank="0"),
+    16: HEX,
+    25: Alphabet("letters", SYMBOLS[:25], DIGIT_BLANKS, blank="0"),
+}
+
+
+def display(size: Size) -> Alphabet:
+    """The alphabet records show boards of `size` in (see DISPLAY)."""
+    return DISPLAY[size.n]

@@ -13,6 +13,7 @@ from .alphabet import Alphabet, choose
 from .size import Size, size_for_cells
 
 SEPARATORS = "|+=:"
+DROP_SEPARATORS = str.maketrans("", "", SEPARATORS)
 # A typed board longer than this many symbols is refused before anything else is done
 # with it (the largest board, 25x25, has 625 cells).
 MAX_SYMBOLS = 625
@@ -51,7 +52,7 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
     if not isinstance(text, str):
         raise ValueError(f"a board must be text, not {type(text).__name__}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
-    raw = "".join(ch for ch in "".join(lines) if not ch.isspace() and ch not in SEPARATORS)
+    raw = "".join("".join(lines).split()).translate(DROP_SEPARATORS)
     if size is None:
         if len(raw) > MAX_SYMBOLS:
             side = round(len(raw) ** 0.5)

@@ -19,11 +19,14 @@ and `_remove` raise before they would leave an empty cell.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from typing import NamedTuple
 
 from .units import NINE_GEOMETRY, Geometry, LineKind
 
 G9 = NINE_GEOMETRY
+BYTEORDER = sys.byteorder
 
 
 class Contradiction(Exception):
@@ -96,23 +99,23 @@ def scan(cand: list[int], g: Geometry = G9) -> Scan:
     whole rows, by n cells whole boxes; columns likewise from steps of n and box*n. The
     upper copies fold into the values already placed in the unit. Raises Contradiction
     when a value has no place left in some unit."""
-    ones = g.field_ones
-    packed = g.pack(cand)
+    ones, guard, nonzero, copy, all_, f, b, n, code, rows, cols, boxes, row_minis, col_minis = (
+        g.scan_constants
+    )
+    packed = int.from_bytes(array(code, cand).tobytes(), BYTEORDER)
     several = packed & (packed - ones)  # each mask less its lowest value
-    more = several & ((several | g.field_guard) - ones)  # ... less its two lowest
-    flag = g.copy - 1
-    unsolved = (several + g.field_nonzero) >> flag & ones
-    pairs = unsolved & ~((more + g.field_nonzero) >> flag)
-    packed |= (packed & (ones ^ unsolved) * g.all) << g.copy
-    f, b, n, copy = g.field, g.box, g.n, g.copy
+    more = several & ((several | guard) - ones)  # ... less its two lowest
+    unsolved = (several + nonzero) >> (copy - 1) & ones
+    pairs = unsolved & ~((more + nonzero) >> (copy - 1))
+    packed |= (packed & (ones ^ unsolved) * all_) << copy
     row_once, row_twice = _fold(packed, 0, f, b)
     col_once, col_twice = _fold(packed, 0, n * f, b)
     lone = (
-        _lone(*_fold(row_once, row_twice, b * f, b), g.row_heads, copy),
-        _lone(*_fold(col_once, col_twice, b * n * f, b), g.col_heads, copy),
-        _lone(*_fold(row_once, row_twice, n * f, b), g.box_heads, copy),
+        _lone(*_fold(row_once, row_twice, b * f, b), rows, copy),
+        _lone(*_fold(col_once, col_twice, b * n * f, b), cols, copy),
+        _lone(*_fold(row_once, row_twice, n * f, b), boxes, copy),
     )
-    return Scan(lone, (row_once & g.row_mini_heads, col_once & g.col_mini_heads), pairs)
+    return Scan(lone, (row_once & row_minis, col_once & col_minis), pairs)
 
 
 def _fold(once: int, twice: int, shift: int, groups: int) -> tuple[int, int]:
@@ -145,7 +148,7 @@ def _place_lone_digits(cand: list[int], found: Scan, g: Geometry = G9) -> bool:
     """Place the hidden singles a scan found."""
     changed = False
     for units, lone in zip(g.units_at, found.lone, strict=True):
-        for head, values in _fields(lone, g):
+        for head, values in _fields(lone, g.field, g.all):
             for cell in units[head]:
                 m = cand[cell]
                 hit = m & values
@@ -163,9 +166,9 @@ def _clear_locked_digits(cand: list[int], found: Scan, g: Geometry = G9) -> bool
     changed = False
     for kind, minis in zip(g.line_kinds, found.minis, strict=True):
         pointing, claiming = _locked_digits(minis, kind, g)
-        for cell, values in _fields(pointing, g):
+        for cell, values in _fields(pointing, g.field, g.all):
             changed = _remove(cand, kind.rest_of_line[cell], values, g) or changed
-        for cell, values in _fields(claiming, g):
+        for cell, values in _fields(claiming, g.field, g.all):
             changed = _remove(cand, kind.rest_of_box[cell], values, g) or changed
     return changed
 
@@ -176,14 +179,14 @@ def _locked_digits(minis: int, kind: LineKind, g: Geometry) -> tuple[int, int]:
 
     The `box` intersections of a box (and of a line) are compared on the box's (line's)
     first one, and a value seen in only one of them is spread back to all of them."""
-    f, b = g.field, g.box
-    across, along = kind.across * f, b * kind.step * f
-    box_alone = _alone(minis, across, b) & kind.box_heads
-    line_alone = _alone(minis, along, b) & kind.line_heads
+    b = g.box
+    box_alone = _alone(minis, kind.across_shift, b) & kind.box_heads
+    line_alone = _alone(minis, kind.along_shift, b) & kind.line_heads
     in_box_only, in_line_only = box_alone, line_alone
-    for k in range(1, b):
-        in_box_only |= box_alone << k * across
-        in_line_only |= line_alone << k * along
+    for shift in kind.box_spread:
+        in_box_only |= box_alone << shift
+    for shift in kind.line_spread:
+        in_line_only |= line_alone << shift
     return minis & in_box_only & ~in_line_only, minis & in_line_only & ~in_box_only
 
 
@@ -196,9 +199,9 @@ def _alone(x: int, shift: int, groups: int) -> int:
     return seen & ~more
 
 
-def _fields(x: int, g: Geometry = G9):
-    """(cell, values) for every nonzero field of a packed board, lowest cell first."""
-    f, all_ = g.field, g.all
+def _fields(x: int, f: int, all_: int):
+    """(cell, values) for every nonzero field (`f` bits each, values `all_`) of a packed
+    board, lowest cell first."""
     while x:
         cell = ((x & -x).bit_length() - 1) // f
         values = x >> cell * f & all_
@@ -216,7 +219,7 @@ def _clear_naked_pairs(cand: list[int], found: Scan, g: Geometry = G9) -> bool:
     changed = False
     first_with: dict[int, list[int]] = {}
     common = g.common_units
-    for cell, _ in _fields(found.pairs, g):
+    for cell, _ in _fields(found.pairs, g.field, g.all):
         m = cand[cell]
         if m & (m - 1) == 0:
             continue  # solved since the scan

@@ -57,6 +57,10 @@ class LineKind(NamedTuple):
     line_heads: int
     rest_of_line: dict[int, tuple[int, ...]]
     rest_of_box: dict[int, tuple[int, ...]]
+    across_shift: int  # packed-board distance between the intersections of a box
+    along_shift: int  # ... and of a line
+    box_spread: tuple[int, ...]  # shifts spreading a box head's field to its intersections
+    line_spread: tuple[int, ...]  # ... a line head's
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +107,10 @@ class Geometry:
     layer_ones: int  # bit 0 of each cell in that packing
     stacked_heads: tuple
     pull: tuple
+    # scan's constants in one tuple (one attribute lookup in the hottest rule): field_ones,
+    # field_guard, field_nonzero, copy, all, field, box, n, pack_code, and the heads of
+    # rows, columns, boxes, row and column intersections
+    scan_constants: tuple
 
     def pack(self, cand: list[int]) -> int:
         """The candidate masks as one integer, `field` bits per cell."""
@@ -172,6 +180,7 @@ def geometry(size: Size) -> Geometry:
             bx = next(u for u in boxes if set(mini) <= set(u))
             rest_line[mini[0]] = tuple(c for c in line if c not in mini)
             rest_box[mini[0]] = tuple(c for c in bx if c not in mini)
+        across_shift, along_shift = across * field, b * step * field
         return LineKind(
             step,
             across,
@@ -180,6 +189,10 @@ def geometry(size: Size) -> Geometry:
             heads(line[0] for line in lines),
             rest_line,
             rest_box,
+            across_shift,
+            along_shift,
+            tuple(k * across_shift for k in range(1, b)),
+            tuple(k * along_shift for k in range(1, b)),
         )
 
     line_kinds = (line_kind(rows, 1, n), line_kind(cols, n, 1))
@@ -229,6 +242,22 @@ def geometry(size: Size) -> Geometry:
         # (see search.branch_on_pair): left with one it is placed, with two it is often
         # the next branch.
         pull=(0, 0, 6, 2) + (1,) * (n - 2),
+        scan_constants=(
+            field_ones,
+            field_ones << copy,
+            field_ones * ((1 << (copy - 1)) - 1),
+            copy,
+            all_mask,
+            field,
+            b,
+            n,
+            pack_code,
+            heads(u[0] for u in rows),
+            heads(u[0] for u in cols),
+            heads(u[0] for u in boxes),
+            line_kinds[0].mini_heads,
+            line_kinds[1].mini_heads,
+        ),
     )
 
 
