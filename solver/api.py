@@ -69,19 +69,21 @@ def analyse(
     for text that is no board)."""
     read = read_board(puzzle, size, alphabet)
     board, limit = read.board, max(1, limit)
-    clashes = tuple(conflicts(board, read.size, read.alphabet))
-    if clashes:
-        return Outcome(board, "invalid", conflicts=clashes, limit=limit, alphabet=read.alphabet)
+    shared = {"limit": limit, "alphabet": read.alphabet}
     try:
         found, nodes = find_solutions(board, limit, max_nodes, read.size)
     except SearchLimit:
-        return Outcome(board, "gave_up", nodes=max_nodes, limit=limit, alphabet=read.alphabet)
-    if not found:
-        return Outcome(board, "unsolvable", nodes=nodes, limit=limit, alphabet=read.alphabet)
+        found, nodes = None, max_nodes
+    if not found:  # clashing givens leave the search nothing: name them (only now, as
+        # a board with a solution has none, and looking costs more than solving)
+        clashes = tuple(conflicts(board, read.size, read.alphabet))
+        if clashes:
+            return Outcome(board, "invalid", conflicts=clashes, **shared)
+        status = "gave_up" if found is None else "unsolvable"
+        return Outcome(board, status, nodes=nodes, **shared)
     status = "solved" if len(found) == 1 else "multiple"
     return Outcome(
-        board, status, found[0], len(found), nodes=nodes, solutions=tuple(found),
-        limit=limit, alphabet=read.alphabet,
+        board, status, found[0], len(found), nodes=nodes, solutions=tuple(found), **shared
     )
 
 
