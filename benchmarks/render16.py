@@ -116,7 +116,8 @@ def flat_grid(board: str, font: str, rng: np.random.Generator, cell: int = DRAW_
         cv2.line(ink, (0, p), (side, p), 1.0, t)
     height = int(round(cell * rng.uniform(0.5, 0.64)))
     weight = int(rng.integers(0, 3))
-    masks = {s: glyph_mask(font, HEX[CANONICAL.index(s)], height, weight) for s in set(board) - {"0"}}
+    masks = {s: glyph_mask(font, HEX[CANONICAL.index(s)], height, weight)
+             for s in set(board) - {"0"}}
     for k, symbol in enumerate(board):
         if symbol == "0":
             continue

@@ -47,11 +47,20 @@ Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
 def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
     """The stage: where the grid lies in the photo, and which of `sizes` it is (raises
-    NoGrid)."""
+    NoGrid). The sizes are looked for one after the other, each on its own, so a 9x9
+    photo is searched exactly as when 9x9 was the only size; a later size is looked for
+    only when no earlier one reached CONFIDENT, and the best score wins."""
     grey = to_grey(np.ascontiguousarray(photo.pixels))
-    found = find_grid(grey, tuple(size.n for size in sizes))
+    found = None
+    for size in sizes:  # in turn: a sure grid of an earlier size ends the search
+        rival = find_grid(grey, (size.n,))
+        if rival is not None and (found is None or rival[1] > found[1]):
+            found = rival
+        if found is not None and found[1] >= CONFIDENT:
+            break
     if found is None:
-        raise NoGrid("no Sudoku grid found in the photo")
+        labels = " or ".join(size.label for size in sizes)
+        raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
     return Outline(grey, corners, next(s for s in sizes if s.n == n), score)
 

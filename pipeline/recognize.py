@@ -52,7 +52,8 @@ def read_glyphs(glyphs: Glyphs, engine: Recognizer, exif_orientation: int = 1) -
     ink = np.zeros((size.cells, len(Ink)))
     ink[:, Ink.EMPTY], ink[:, Ink.PRINTED] = probs[:, 0], 1.0 - probs[:, 0]
     geometry = replace(glyphs.geometry, turns=turns)
-    return Reading(board, probs, ink, engine.calibrated, glyphs.ink, geometry, glyphs.style)
+    return Reading(board, probs, ink, engine.calibrated, glyphs.ink, geometry, glyphs.style,
+                   alphabet=getattr(engine, "alphabet", "digits"))
 
 
 def cell_probabilities(

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from solver import analyse, parse
+from solver import parse
 
+from ._boards import outcome_of as analyse
 from ._correct import board_probability, correct, disputed_blanks
 from ._second_look import second_look
 from .errors import InvalidBoard
