@@ -187,8 +187,12 @@ class NumpyCNN:
         return softmax(scores).astype(np.float32)
 
 
-@functools.cache
 def builtin(size: Size = NINE) -> Recognizer:
     """The shipped model for a board size (digits.npz for 9x9, symbols16.npz, hex 0-F,
     for 16x16), loaded once per process (KeyError for a size it cannot read)."""
-    return NumpyCNN.load(MODEL_PATHS[size.n])
+    return _shipped(size.n)
+
+
+@functools.cache
+def _shipped(n: int) -> Recognizer:
+    return NumpyCNN.load(MODEL_PATHS[n])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -85,19 +86,36 @@ def describe(rec: Record, detailed: bool) -> str:
         return head
     parts = [head]
     entries = rec.extra.get("entries") or ""
-    if rec.board and entries.strip("0"):
+    if rec.board and entries.strip("0") and len(rec.board) == 81:
         wrong = set(rec.extra.get("wrong_entries") or ())
         parts += ["", "Board as read (5 printed, 5' written by you, 5! written and wrong):",
                   marked_grid(rec.board, entries, wrong)]
     elif rec.board:
-        parts += ["", "Board as read:", format_grid(rec.board)]
+        parts += ["", "Board as read:", grid_text(rec.board)]
     advice = advice_lines(rec)
     if advice:
         parts += ["", *advice]
     elif rec.solution:
-        parts += ["", "Solution:", format_grid(rec.solution)]
+        parts += ["", "Solution:", grid_text(rec.solution)]
     parts += difficulty_line(rec)
     return "\n".join(parts)
+
+
+def grid_text(board: str) -> str:
+    """A record's board as a block with box separators: 9x9 as format_grid draws it, other
+    sizes (already in their printed alphabet, e.g. hex with '.' for empty) as they are."""
+    if len(board) == 81:
+        return format_grid(board)
+    n = math.isqrt(len(board))
+    box = math.isqrt(n)
+    rule = "-+-".join(["-" * (2 * box - 1)] * box)
+    rows = []
+    for r in range(n):
+        if r and r % box == 0:
+            rows.append(rule)
+        cells = board[n * r : n * r + n]
+        rows.append(" | ".join(" ".join(cells[i : i + box]) for i in range(0, n, box)))
+    return "\n".join(rows)
 
 
 def marked_grid(board: str, entries: str, wrong: set[str]) -> str:

@@ -144,6 +144,7 @@ def main() -> None:
     train(net, x, y, args.epochs, args.seed)
     params = export(net)
     params["symbols"] = np.array([CANONICAL])
+    params["alphabet"] = np.array(["hex"])  # printed 0-9 A-F (pipeline.alphabet)
     check_export(net, params, x)
     params["temperature"] = np.array([fit_temperature(params, xv, yv)], np.float32)
     model = NumpyCNN(params)
