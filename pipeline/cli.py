@@ -29,6 +29,7 @@ from ._default_command import DefaultCommandGroup
 from .records import ExitCode
 from .web.command import serve
 
+DEFAULT_ALL = 10  # `--all` without a number lists up to this many solutions
 BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
 DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
 DEFAULT_TIMEOUT = 60.0  # (pipeline.settings')
@@ -82,9 +83,29 @@ def snapsolve(
             "--puzzle",
             "-p",
             metavar="BOARD|FILE",
-            help="Solve a typed-in board instead: 81 characters (0 or . for blanks) or a grid "
-            "over several lines, or a text file of puzzles (one per line, or grids separated "
-            "by blank lines).",
+            help="Solve a typed-in board instead: 81 characters (0 or . for blanks), 256 for "
+            "16x16 (hex 0-F with . blanks, or 1-9 A-G with 0 or . blanks; also 16 or 625 "
+            "cells), or a grid over several lines, or a text file of puzzles (one per line, or "
+            "grids separated by blank lines).",
+        ),
+    ] = None,
+    all_solutions: Annotated[
+        int | None,
+        typer.Option(
+            "--all",
+            min=1,
+            metavar="[N]",
+            help="With --puzzle: list up to N solutions (default 10 when N is left out).",
+            show_default=False,
+        ),
+    ] = None,
+    alphabet: Annotated[
+        str | None,
+        typer.Option(
+            "--alphabet",
+            metavar="hex|letters",
+            help="With --puzzle: how a 16x16 board is written, when its symbols do not tell "
+            "(hex: 0-F, . blank; letters: 1-9 A-G, 0 or . blank).",
         ),
     ] = None,
     output: Annotated[
@@ -160,8 +181,10 @@ def snapsolve(
         if puzzle is not None:
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
-            code = _puzzles(puzzle, as_json, hint, steps)
+            code = _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet)
         else:
+            if all_solutions is not None or alphabet is not None:
+                raise _usage("--all and --alphabet go with --puzzle")
             from .settings import Settings
 
             settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
@@ -186,18 +209,25 @@ def _usage(message: str) -> Exception:
     return UsageError(message)
 
 
-def _puzzles(argument: str, as_json: bool, hint: bool = False, steps: bool = False) -> int:
+def _puzzles(
+    argument: str, as_json: bool, hint: bool = False, steps: bool = False,
+    all_: int | None = None, alphabet: str | None = None,
+) -> int:
     """Solve and print every typed-in puzzle."""
     import json
 
-    from .puzzles import puzzles_from, solve_one
+    from .puzzles import MAX_ALL, puzzles_from, solve_one
     from .records import exit_code
     from .report import describe_puzzle
 
-    puzzles = puzzles_from(argument)
+    if alphabet is not None and alphabet.lower() not in ("hex", "letters", "digits"):
+        raise _usage(f"--alphabet {alphabet}: use hex or letters")
+    if all_ is not None and all_ > MAX_ALL:
+        raise _usage(f"--all {all_}: at most {MAX_ALL} solutions are listed")
+    puzzles = puzzles_from(argument, alphabet)
     records = []
     for label, text in puzzles:  # each shown as soon as it is solved
-        rec = solve_one(label, text, hint, steps)
+        rec = solve_one(label, text, hint, steps, all_, alphabet)
         records.append(rec)
         print(json.dumps(rec.as_dict()) if as_json else describe_puzzle(rec, len(puzzles) == 1),
               flush=True)
@@ -244,7 +274,8 @@ def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the command and exits with its documented code
     (click's own usage errors would exit with 2, which here means 'not solved')."""
     try:
-        code = app(args=argv, prog_name="snapsolve", standalone_mode=False)
+        args = _all_with_default(sys.argv[1:] if argv is None else list(argv))
+        code = app(args=args, prog_name="snapsolve", standalone_mode=False)
     except typer.Abort:
         code = ExitCode.INTERRUPTED
     except typer.Exit as done:
@@ -260,6 +291,16 @@ def main(argv: list[str] | None = None) -> None:
         _quiet_stdout()
         code = BROKEN_PIPE
     sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
+
+
+def _all_with_default(args: list[str]) -> list[str]:
+    """`--all` may stand without its number (click options cannot): give it the default."""
+    out = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--all" and not (i + 1 < len(args) and args[i + 1].isdigit()):
+            out.append(str(DEFAULT_ALL))
+    return out
 
 
 def _quiet_stdout() -> None:

@@ -1,8 +1,10 @@
 """`snapsolve --puzzle`: boards typed in, or listed in a text file, solved and explained.
 
-A board may be written on one line (dots or zeros for blanks) or as a grid over several
-lines, with spaces, '|' and separator lines of '-' and '+'. A file holds one puzzle per
-line, or grids separated by blank lines; lines starting with '#' are comments.
+A board of any size (4x4, 9x9, 16x16, 25x25: told by its number of cells) may be written on
+one line (dots or zeros for blanks) or as a grid over several lines, with spaces, '|' and
+separator lines of '-' and '+'; 16x16 in hex (0-F, '.' blank) or 1-9 A-G (see
+solver/alphabet.py). A file holds one puzzle per line, or grids separated by blank lines;
+lines starting with '#' are comments. Records show 16x16 boards in hex with '.' blanks.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import time
 from pathlib import Path
 
 from solver import analyse, parse
+from solver.alphabet import Alphabet, display
 from solver.size import size_for_cells
 
 from .advice import advise
@@ -18,8 +21,10 @@ from .errors import UsageError
 from .records import Record, Status, solver_status
 from .verdict import advice_fields
 
+MAX_ALL = 10_000  # `--all N` lists no more than this many (each a whole grid in the output)
 
-def puzzles_from(argument: str) -> list[tuple[str, str]]:
+
+def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, str]]:
     """(label, text) of each puzzle: the argument itself, or each puzzle of the file it
     names (raises UsageError)."""
     path = Path(argument)
@@ -28,12 +33,14 @@ def puzzles_from(argument: str) -> list[tuple[str, str]]:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
             raise UsageError(f"--puzzle {argument}: cannot read it: {exc.strerror or exc}") from exc
-        found = [(f"{argument}:{line}", board) for line, board in split_puzzles(text)]
+        found = [
+            (f"{argument}:{line}", board) for line, board in split_puzzles(text, alphabet)
+        ]
         if not found:
             raise UsageError(f"--puzzle {argument}: the file holds no puzzle")
         return found
     try:
-        parse(argument)
+        parse(argument, alphabet=alphabet)
     except ValueError as exc:
         if "\n" not in argument and (path.suffix[1:].isalpha() or "/" in argument):
             raise UsageError(f"--puzzle {argument}: no such file") from None
@@ -41,7 +48,7 @@ def puzzles_from(argument: str) -> list[tuple[str, str]]:
     return [("puzzle", argument)]
 
 
-def split_puzzles(text: str) -> list[tuple[int, str]]:
+def split_puzzles(text: str, alphabet: str | None = None) -> list[tuple[int, str]]:
     """(first line number, text) of each puzzle in a file's text: blocks separated by blank
     lines, each either one puzzle per line (when some line is a board on its own; the
     others are then puzzles that are not boards) or one grid written over its lines."""
@@ -55,52 +62,69 @@ def split_puzzles(text: str) -> list[tuple[int, str]]:
             block.append((number, stripped))
             continue
         if block:
-            found += _block(block)
+            found += _block(block, alphabet)
             block = []
     return found
 
 
-def _block(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+def _block(lines: list[tuple[int, str]], alphabet: str | None) -> list[tuple[int, str]]:
     """A block's puzzles: one per line when some line is a board on its own, else the
     block as one grid (its first line's number)."""
-    if any(_is_board(text) for _, text in lines):
+    if any(_is_board(text, alphabet) for _, text in lines):
         return lines
     return [(lines[0][0], "\n".join(text for _, text in lines))]
 
 
-def _is_board(text: str) -> bool:
+def _is_board(text: str, alphabet: str | None) -> bool:
     try:
-        parse(text)
+        parse(text, alphabet=alphabet)
     except ValueError:
         return False
     return True
 
 
-def solve_one(label: str, text: str, hint: bool = False, steps: bool = False) -> Record:
+def solve_one(
+    label: str, text: str, hint: bool = False, steps: bool = False, all_: int | None = None,
+    alphabet: str | None = None,
+) -> Record:
     """The record of one typed-in puzzle (the keys of a photo's record that apply): its
     difficulty when it has one solution, the next logical step (`hint`, instead of the
-    solution) and the whole logical path (`steps`) when asked for."""
+    solution) and the whole logical path (`steps`) when asked for, and up to `all_`
+    solutions (`solutions`, `count`) when asked for."""
     started = time.perf_counter()
     try:
-        outcome = analyse(text)
+        outcome = analyse(text, limit=max(2, all_ or 2), alphabet=alphabet)
     except ValueError as exc:
         return Record(label, Status.INVALID, f"not a board: {exc}").timed(started)
     status = solver_status(outcome.status)
     message = outcome.message
     if status is Status.MULTIPLE:
-        message = f"more than one solution ({outcome.solutions}+ found, {_givens(outcome.board)}" \
-                  " givens); a proper puzzle has exactly one"
+        message = (
+            f"more than one solution ({outcome.count_label if all_ else f'{outcome.count}+'}"
+            f" found, {_givens(outcome.board)} givens); a proper puzzle has exactly one"
+        )
     board = outcome.board
+    size = size_for_cells(len(board))
+    shown = display(size)
     solution = outcome.solution if status is Status.SOLVED else None
-    advice = advise(board, solution, size_for_cells(len(board)), hint=hint, steps=steps)
-    return Record(label, status, message, board=board,
-                  solution=None if hint else outcome.solution, size=_side(board),
-                  givens=_givens(board), extra=advice_fields(advice)).timed(started)
+    advice = advise(board, solution, size, hint=hint, steps=steps)
+    extra = advice_fields(advice, _symbol(shown, size.n))
+    if all_:
+        extra["solutions"] = [shown.write(s) for s in outcome.solutions[:all_]]
+        extra["count"] = outcome.count if outcome.count < all_ else f"at least {all_}"
+    return Record(label, status, message, board=shown.write(board),
+                  solution=None if hint or outcome.solution is None
+                  else shown.write(outcome.solution),
+                  size=size.n, givens=_givens(board), extra=extra).timed(started)
+
+
+def _symbol(shown: Alphabet, n: int):
+    """How steps and hints write values: the display alphabet's symbols, or the default
+    (canonical) ones where they are the same."""
+    if shown.symbols == "123456789ABCDEFGHIJKLMNOP"[:n]:
+        return None
+    return lambda value: shown.symbols[value - 1]
 
 
 def _givens(board: str) -> int:
     return sum(ch != "0" for ch in board)
-
-
-def _side(board: str) -> int:
-    return round(len(board) ** 0.5)

@@ -9,12 +9,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import sys
 from collections import Counter
 from pathlib import Path
 
 from solver import format_grid
+from solver.alphabet import display
+from solver.size import size_for_cells
 
 from .output import write_atomically
 from .records import Record, Status
@@ -91,31 +92,15 @@ def describe(rec: Record, detailed: bool) -> str:
         parts += ["", "Board as read (5 printed, 5' written by you, 5! written and wrong):",
                   marked_grid(rec.board, entries, wrong)]
     elif rec.board:
-        parts += ["", "Board as read:", grid_text(rec.board)]
+        parts += ["", "Board as read:", shown_grid(rec.board)]
     advice = advice_lines(rec)
     if advice:
         parts += ["", *advice]
     elif rec.solution:
-        parts += ["", "Solution:", grid_text(rec.solution)]
+        parts += ["", "Solution:", shown_grid(rec.solution)]
     parts += difficulty_line(rec)
     return "\n".join(parts)
 
-
-def grid_text(board: str) -> str:
-    """A record's board as a block with box separators: 9x9 as format_grid draws it, other
-    sizes (already in their printed alphabet, e.g. hex with '.' for empty) as they are."""
-    if len(board) == 81:
-        return format_grid(board)
-    n = math.isqrt(len(board))
-    box = math.isqrt(n)
-    rule = "-+-".join(["-" * (2 * box - 1)] * box)
-    rows = []
-    for r in range(n):
-        if r and r % box == 0:
-            rows.append(rule)
-        cells = board[n * r : n * r + n]
-        rows.append(" | ".join(" ".join(cells[i : i + box]) for i in range(0, n, box)))
-    return "\n".join(rows)
 
 
 def marked_grid(board: str, entries: str, wrong: set[str]) -> str:
@@ -145,14 +130,26 @@ def describe_puzzle(rec: Record, single: bool) -> str:
     """A typed-in puzzle's text: its solution as a grid (or the hint, or the steps) and its
     difficulty, or the reason there is none."""
     lines = [] if single else [f"{rec.input}:"]
+    listed = rec.extra.get("solutions")
     if rec.status is Status.SOLVED:
-        lines += advice_lines(rec) or [format_grid(rec.solution)]
+        lines += advice_lines(rec) or [shown_grid(rec.solution)]
         lines += difficulty_line(rec)
     else:
         lines.append(f"{rec.status}: {rec.message}")
-        if rec.status is Status.MULTIPLE and rec.solution:
-            lines += ["one of them:", format_grid(rec.solution)]
+        if rec.status is Status.MULTIPLE and rec.solution and not listed:
+            lines += ["one of them:", shown_grid(rec.solution)]
+    if listed and (rec.status is Status.MULTIPLE or rec.extra.get("count") != 1):
+        lines.append(f"{rec.extra['count']} solutions; listed: {len(listed)}")
+        for number, solution in enumerate(listed, 1):
+            lines += ["", f"solution {number}:", shown_grid(solution)]
     return "\n".join(lines) + ("" if single else "\n")
+
+
+def shown_grid(board: str) -> str:
+    """A record's board or solution (in its display alphabet, solver.alphabet.display) as
+    a grid with box separators, any size."""
+    alphabet = display(size_for_cells(len(board)))
+    return format_grid(alphabet.read(board), alphabet=alphabet)
 
 
 def advice_lines(rec: Record) -> list[str]:

@@ -7,6 +7,7 @@ say which entries are wrong, and show no symbol the user has not written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from solver.logic import Step
@@ -53,15 +54,16 @@ def photo_record(
     )
 
 
-def advice_fields(advice: Advice) -> dict[str, Any]:
-    """The record's `difficulty` (every solved record), `hint` and `steps` (when asked)."""
+def advice_fields(advice: Advice, symbol: Callable[[int], str] | None = None) -> dict[str, Any]:
+    """The record's `difficulty` (every solved record), `hint` and `steps` (when asked),
+    values written by `symbol` (default: the canonical symbols)."""
     fields: dict[str, Any] = {"difficulty": None}
     if advice.difficulty is not None:
         fields["difficulty"] = advice.difficulty.to_dict()
     if advice.hint is not None:
-        fields["hint"] = advice.hint.to_dict()
+        fields["hint"] = advice.hint.to_dict(symbol)
     if advice.steps:
-        fields["steps"] = [step.to_dict() for step in advice.steps]
+        fields["steps"] = [step.to_dict(symbol) for step in advice.steps]
     return fields
 
 

@@ -1,101 +1,154 @@
 """Boards as text: parsing what people paste, printing a readable grid, naming conflicts.
 
-A board is 81 characters, row by row, '1'-'9' for digits and '0' for a blank.
+A board inside is canonical (size.py): n*n characters, row by row, '0' for a blank and
+'1'-'9', 'A'... for the values. People may write it in another alphabet (alphabet.py);
+`read_board` tells the size from the number of cells and the alphabet from the symbols.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .units import BOXES, COLS, ROWS, cell_name
+from .alphabet import Alphabet, choose
+from .size import Size, size_for_cells
 
-BLANKS = ".0_-"
-SEPARATORS = "|+-=:"
+SEPARATORS = "|+=:"
+DROP_SEPARATORS = str.maketrans("", "", SEPARATORS)
+# A typed board longer than this many symbols is refused before anything else is done
+# with it (the largest board, 25x25, has 625 cells).
+MAX_SYMBOLS = 625
 
 
 @dataclass(frozen=True)
 class Conflict:
-    """Two givens with the same digit in one unit."""
+    """Two givens with the same value in one unit."""
 
-    digit: int
+    digit: int  # the value, 1..n
     cells: tuple[int, int]
     unit: str  # e.g. "row 1", "column 4", "box 9"
+    symbol: str = ""  # the value as written (default: the number)
+    n: int = 9  # the board's side, for naming cells
 
     def __str__(self) -> str:
-        a, b = (cell_name(c) for c in self.cells)
-        return f"two {self.digit}s in {self.unit} ({a} and {b})"
+        a, b = (f"r{c // self.n + 1}c{c % self.n + 1}" for c in self.cells)
+        return f"two {self.symbol or self.digit}s in {self.unit} ({a} and {b})"
 
 
-def parse(text: str) -> str:
-    """Read a board from the common pasted forms: 81 characters on one line, or 9 lines of 9,
-    with '.', '0', '_' or '-' for blanks, and '|', '+', '-' separators and spaces ignored.
+@dataclass(frozen=True)
+class ReadBoard:
+    """A board as read: canonical, its size, and the alphabet it was written in."""
+
+    board: str
+    size: Size
+    alphabet: Alphabet
+
+
+def read_board(text: str, size: Size | None = None, alphabet: str | None = None) -> ReadBoard:
+    """Read a board from the common pasted forms: one line, or one line per row, with
+    spaces, '|', '+' and separator lines ignored; the size from the number of cells (16,
+    81, 256, 625) unless given, the alphabet from the symbols unless named.
 
     Raises ValueError with the reason when the text is not one board."""
     if not isinstance(text, str):
         raise ValueError(f"a board must be text, not {type(text).__name__}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
-    cells = []
-    for ch in "".join(lines):
-        if ch in "123456789":
-            cells.append(ch)
-        elif ch in BLANKS:
-            cells.append("0")
-        elif ch.isspace() or ch in SEPARATORS:
-            continue
-        else:
+    raw = "".join("".join(lines).split()).translate(DROP_SEPARATORS)
+    if size is None:
+        if len(raw) > MAX_SYMBOLS:
+            side = round(len(raw) ** 0.5)
+            shape = f" ({side}x{side})" if side * side == len(raw) else ""
             raise ValueError(
-                f"unexpected character {ch!r} in board (use 1-9, and . or 0 for blanks)"
+                f"a board of {len(raw)} cells{shape} is too big: at most 25x25 is solved"
             )
-    if len(cells) != 81:
-        raise ValueError(f"a board has 81 cells, this text has {len(cells)}")
-    return "".join(cells)
+        try:
+            size = size_for_cells(len(raw))
+        except ValueError:
+            bad = next((ch for ch in raw if not ch.isalnum() and ch not in "._-"), None)
+            if bad is not None:
+                raise ValueError(f"unexpected character {bad!r} in board") from None
+            raise ValueError(
+                f"a board has 81 cells (9x9), or 16, 256 or 625 (4x4, 16x16, 25x25);"
+                f" this text has {len(raw)}"
+            ) from None
+    elif len(raw) != size.cells:
+        raise ValueError(f"a {size.label} board has {size.cells} cells, this text has {len(raw)}")
+    chosen = choose(raw, size, alphabet)
+    return ReadBoard(chosen.read(raw), size, chosen)
+
+
+def parse(text: str, size: Size | None = None, alphabet: str | None = None) -> str:
+    """The canonical board of a pasted text (see `read_board`); raises ValueError."""
+    return read_board(text, size, alphabet).board
 
 
 def _is_separator_line(line: str) -> bool:
     """A line drawn only to separate boxes, such as '------+-------+------'.
 
-    A line of nine dashes (with optional '|') is a row of blanks, not a separator."""
+    A line of 4, 9, 16 or 25 dashes (with optional '|') is a row of blanks, not a
+    separator."""
     stripped = "".join(line.split())
-    if not stripped or any(ch not in SEPARATORS for ch in stripped):
+    if not stripped or any(ch not in SEPARATORS + "-" for ch in stripped):
         return False
-    return "+" in stripped or "=" in stripped or stripped.count("-") != 9
+    return "+" in stripped or "=" in stripped or stripped.count("-") not in (4, 9, 16, 25)
 
 
-def conflicts(board: str) -> list[Conflict]:
-    """Every pair of equal givens that share a row, column or box."""
+def conflicts(
+    board: str, size: Size | None = None, alphabet: Alphabet | None = None
+) -> list[Conflict]:
+    """Every pair of equal givens that share a row, column or box (values named in
+    `alphabet`, by default as numbers)."""
+    size = size or size_for_cells(len(board))
     found = []
-    for kind, units in (("row", ROWS), ("column", COLS), ("box", BOXES)):
-        for index, unit in enumerate(units, 1):
-            first: dict[str, int] = {}
-            for cell in unit:
-                d = board[cell]
-                if d == "0":
-                    continue
-                if d in first:
-                    found.append(Conflict(int(d), (first[d], cell), f"{kind} {index}"))
-                else:
-                    first[d] = cell
+    for index, unit in enumerate(size.units):
+        first: dict[str, int] = {}
+        for cell in unit:
+            d = board[cell]
+            if d == "0":
+                continue
+            if d in first:
+                value = size.value_of(d)
+                symbol = alphabet.symbols[value - 1] if alphabet else ""
+                found.append(
+                    Conflict(value, (first[d], cell), size.unit_name(index), symbol, size.n)
+                )
+            else:
+                first[d] = cell
     return found
 
 
-def format_grid(board: str, blank: str = ".") -> str:
-    """A 9x9 block with box separators, for people to read."""
+def format_grid(board: str, blank: str = ".", alphabet: Alphabet | None = None) -> str:
+    """A block with box separators, for people to read, for any size (symbols in
+    `alphabet`, canonical by default)."""
+    size = size_for_cells(len(board))
+    n, b = size.n, size.box
+    if alphabet is not None:
+        board = alphabet.write(board, blank)
+    else:
+        board = board.replace("0", blank)
     rows = []
-    for r in range(9):
-        if r in (3, 6):
-            rows.append("------+-------+------")
-        cells = [board[9 * r + c].replace("0", blank) for c in range(9)]
-        rows.append(" | ".join(" ".join(cells[i : i + 3]) for i in (0, 3, 6)))
+    boxes_line = "+".join("-" * (2 * b + (0 if i in (0, b - 1) else 1)) for i in range(b))
+    for r in range(n):
+        if r and r % b == 0:
+            rows.append(boxes_line)
+        cells = board[n * r : n * r + n]
+        rows.append(" | ".join(" ".join(cells[i : i + b]) for i in range(0, n, b)))
     return "\n".join(rows)
 
 
 def givens(board: str) -> int:
-    """How many cells hold a digit."""
+    """How many cells hold a value."""
     return sum(ch != "0" for ch in board)
 
 
 def is_solution_of(solution: str, board: str) -> bool:
     """True when `solution` is a complete valid grid that keeps every given of `board`."""
-    if len(solution) != 81 or "0" in solution or conflicts(solution):
+    if len(solution) != len(board) or "0" in solution:
+        return False
+    try:
+        size = size_for_cells(len(board))
+    except ValueError:
+        return False
+    if any(ch not in size.symbols for ch in solution) or conflicts(solution, size):
         return False
     return all(b in ("0", s) for b, s in zip(board, solution, strict=True))
+

@@ -1,82 +1,46 @@
-"""The fixed geometry of a 9x9 Sudoku: cells, units, peers and digit bitmasks.
+"""The fixed geometry of a Sudoku of any size, as the engine's tables: cells, units, peers,
+candidate bitmasks and the layout of the packed board.
 
-Cells are numbered 0..80 row by row. A candidate set is a 9-bit mask: bit d-1 is digit d.
-Everything here is computed once at import and never changes.
+Cells are numbered 0..cells-1 row by row. A candidate set is an n-bit mask: bit v-1 is
+value v. `geometry(size)` builds the tables of one size once and shares them; the engine
+(rules.py, search.py) takes them as an argument, so one piece of code serves 4x4 to 25x25.
+The 9x9 tables are also exported under their old module-level names.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from array import array
+from dataclasses import dataclass
 from typing import NamedTuple
 
-ALL = 0x1FF  # all nine digits possible
-CELLS = range(81)
+from .size import NINE, Size
 
-ROWS = tuple(tuple(9 * r + c for c in range(9)) for r in range(9))
-COLS = tuple(tuple(9 * r + c for r in range(9)) for c in range(9))
-BOXES = tuple(
-    tuple(9 * (br + r) + bc + c for r in range(3) for c in range(3))
-    for br in (0, 3, 6)
-    for bc in (0, 3, 6)
-)
-UNITS = ROWS + COLS + BOXES  # 27 units of 9 cells
-UNITS_OF = tuple(tuple(u for u in UNITS if cell in u) for cell in CELLS)
-PEERS = tuple(tuple(sorted(set().union(*UNITS_OF[cell]) - {cell})) for cell in CELLS)
-
-# Box/line intersections ("minirows"): three cells shared by a box and a row or column.
-MINIS = tuple(
-    tuple(c for c in box if c in line)
-    for line in ROWS + COLS
-    for box in BOXES
-    if len(set(box) & set(line)) == 3
-)
+# Up to this many values the mask tables (popcount, bits, symbol of every mask) are built
+# in full: 2**16 entries is a few MB and a fraction of a second; 2**25 would be gigabytes.
+TABLE_VALUES = 16
 
 
-def _intersection(i: int) -> tuple:
-    """For minirow i: the two other minirows of its line, the two other of its box (same
-    direction), and the cells of the rest of the line and of the rest of the box."""
-    cells = set(MINIS[i])
-    line = next(u for u in ROWS + COLS if cells <= set(u))
-    box = next(u for u in BOXES if cells <= set(u))
-    direction = range(0, 27) if i < 27 else range(27, 54)
-    in_line = tuple(j for j in direction if j != i and set(MINIS[j]) <= set(line))
-    in_box = tuple(j for j in direction if j != i and set(MINIS[j]) <= set(box))
-    rest_line = tuple(c for c in line if c not in cells)
-    rest_box = tuple(c for c in box if c not in cells)
-    return i, in_line, in_box, rest_line, rest_box
+class _Computed:
+    """A mask table computed on lookup, for sizes whose full table would be too big."""
+
+    __slots__ = ("_fn",)
+
+    def __init__(self, fn) -> None:
+        self._fn = fn
+
+    def __getitem__(self, mask: int):
+        return self._fn(mask)
 
 
-INTERSECTIONS = tuple(_intersection(i) for i in range(len(MINIS)))
-COMMON_UNITS = tuple(
-    tuple(tuple(u for u in UNITS_OF[a] if b in u) for b in CELLS) for a in CELLS
-)
-
-POPCOUNT = tuple(bin(m).count("1") for m in range(512))
-DIGIT_OF = tuple((m.bit_length() if POPCOUNT[m] == 1 else 0) for m in range(512))
-BITS_OF = tuple(tuple(1 << i for i in range(9) if m >> i & 1) for m in range(512))
-
-
-# The packed board: cell c's mask in bits FIELD*c .. FIELD*c+8 of one integer, so that a
-# shift by FIELD*k lines every cell up with the cell k places before it, and one big-int
-# operation works on all 81 cells (or all 27 units) at once.
-FIELD = 32
-FIELD_ONES = sum(1 << (FIELD * c) for c in CELLS)  # bit 0 of every field
-FIELD_NONZERO = FIELD_ONES * 0x7FFF  # added to a 9-bit field, sets bit 15 unless it is 0
-FIELD_GUARD = FIELD_ONES << 16  # stops a borrow out of a 9-bit field
-
-
-assert array("I").itemsize * 8 == FIELD and array("H").itemsize == 2
-
-
-def pack(cand: list[int]) -> int:
-    """The 81 candidate masks as one integer, FIELD bits per cell."""
-    return int.from_bytes(array("I", cand).tobytes(), sys.byteorder)
-
-
-def heads(cells) -> int:
-    """A packed mask with all nine digit bits set in the fields of `cells`."""
-    return sum(ALL << (FIELD * c) for c in cells)
+def _bits(mask: int) -> tuple[int, ...]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low)
+        mask ^= low
+    return tuple(found)
 
 
 class LineKind(NamedTuple):
@@ -93,68 +57,262 @@ class LineKind(NamedTuple):
     line_heads: int
     rest_of_line: dict[int, tuple[int, ...]]
     rest_of_box: dict[int, tuple[int, ...]]
+    across_shift: int  # packed-board distance between the intersections of a box
+    along_shift: int  # ... and of a line
+    box_spread: tuple[int, ...]  # shifts spreading a box head's field to its intersections
+    line_spread: tuple[int, ...]  # ... a line head's
 
 
-def _line_kind(lines: tuple, step: int, across: int) -> LineKind:
-    """The tables for rows (step 1, across 9) or columns (step 9, across 1)."""
-    minis = range(0, 27) if lines is ROWS else range(27, 54)
-    return LineKind(
-        step,
-        across,
-        heads(MINIS[i][0] for i in minis),
-        heads(box[0] for box in BOXES),
-        heads(line[0] for line in lines),
-        {MINIS[i][0]: INTERSECTIONS[i][3] for i in minis},
-        {MINIS[i][0]: INTERSECTIONS[i][4] for i in minis},
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """Every table the engine needs for one board size (see `geometry`).
+
+    The packed board holds cell c's mask in bits field*c.. of one integer, and a copy of
+    a solved cell's mask `copy` bits higher; bit copy-1 of a field flags "nonzero" in
+    the scan's arithmetic, so a mask must fit below it."""
+
+    size: Size
+    n: int
+    box: int
+    cells: int
+    all: int  # every value possible
+    cell_range: range
+    rows: tuple
+    cols: tuple
+    boxes: tuple
+    units: tuple
+    peers: tuple
+    common_units: tuple  # [a][b]: the units holding both cells a and b
+    popcount: object  # mask -> number of values
+    bits_of: object  # mask -> its one-bit masks, ascending
+    symbol_of: object  # one-bit mask -> canonical symbol
+    mask_of: dict  # canonical symbol -> one-bit mask
+    field: int
+    copy: int
+    pack_code: str  # array typecode of one field
+    field_ones: int
+    field_nonzero: int
+    field_guard: int
+    row_heads: int
+    col_heads: int
+    box_heads: int
+    row_mini_heads: int
+    col_mini_heads: int
+    line_kinds: tuple
+    units_at: tuple  # rows, columns, boxes by first cell
+    peer_bits: tuple
+    unit_bits: dict
+    layer_code: str  # array typecode holding one mask, for the digit layers
+    layer_bytes: int
+    layer_ones: int  # bit 0 of each cell in that packing
+    stacked_heads: tuple
+    pull: tuple
+    # scan's constants in one tuple (one attribute lookup in the hottest rule): field_ones,
+    # field_guard, field_nonzero, copy, all, field, box, n, pack_code, and the heads of
+    # rows, columns, boxes, row and column intersections
+    scan_constants: tuple
+
+    def pack(self, cand: list[int]) -> int:
+        """The candidate masks as one integer, `field` bits per cell."""
+        return int.from_bytes(array(self.pack_code, cand).tobytes(), sys.byteorder)
+
+    def heads(self, cells) -> int:
+        """A packed mask with all value bits set in the fields of `cells`."""
+        return sum(self.all << (self.field * c) for c in cells)
+
+
+def _minis(rows, cols, boxes, box: int) -> tuple:
+    """Box/line intersections ("minirows"): `box` cells shared by a box and a line; rows'
+    first, then columns'."""
+    return tuple(
+        tuple(c for c in b if c in set(line))
+        for line in rows + cols
+        for b in boxes
+        if len(set(b) & set(line)) == box
     )
 
 
-LINE_KINDS = (_line_kind(ROWS, 1, 9), _line_kind(COLS, 9, 1))
-ROW_HEADS, COL_HEADS, BOX_HEADS = (heads(u[0] for u in units) for units in (ROWS, COLS, BOXES))
-ROW_MINI_HEADS, COL_MINI_HEADS = (kind.mini_heads for kind in LINE_KINDS)
-UNITS_AT = tuple({u[0]: u for u in units} for units in (ROWS, COLS, BOXES))  # by first cell
+@functools.cache
+def geometry(size: Size) -> Geometry:
+    """The tables of one board size, built on first use and shared."""
+    n, b, cells = size.n, size.box, size.cells
+    all_mask = (1 << n) - 1
+    rows, cols, boxes = size.rows, size.cols, size.boxes
+    units = size.units
+    peers = size.peers
+    common: list[tuple] = []
+    for a in range(cells):
+        row: list[tuple] = [()] * cells
+        for p in peers[a]:
+            row[p] = tuple(u for u in size.units_of[a] if p in u)
+        common.append(tuple(row))
+    if n <= TABLE_VALUES:
+        popcount: object = tuple(m.bit_count() for m in range(1 << n))
+        bits_list: list[tuple[int, ...]] = [()]
+        for m in range(1, 1 << n):
+            low = m & -m
+            bits_list.append((low, *bits_list[m ^ low]))
+        bits_of: object = tuple(bits_list)
+        symbol_of: object = tuple(
+            size.symbol_of(m.bit_length()) if m and not m & (m - 1) else "0"
+            for m in range(1 << n)
+        )
+    else:
+        popcount = _Computed(int.bit_count)
+        bits_of = _Computed(_bits)
+        symbol_of = _Computed(lambda m: size.symbol_of(m.bit_length()))
+    copy = 16 if n < 16 else 32
+    field = 2 * copy
+    pack_code = "I" if field == 32 else "Q"
+    assert array(pack_code).itemsize * 8 == field
+    field_ones = sum(1 << (field * c) for c in range(cells))
+    minis = _minis(rows, cols, boxes, b)
+    half = len(minis) // 2
 
-# Cell sets as plain bit sets (bit c: cell c), for counting with int.bit_count().
-PEER_BITS = tuple(sum(1 << p for p in PEERS[c]) for c in CELLS)
-UNIT_BITS = {unit: sum(1 << c for c in unit) for unit in UNITS}
+    def heads(cells_) -> int:
+        return sum(all_mask << (field * c) for c in cells_)
+
+    def line_kind(lines, step: int, across: int) -> LineKind:
+        chosen = minis[:half] if lines is rows else minis[half:]
+        rest_line, rest_box = {}, {}
+        for mini in chosen:
+            line = next(u for u in lines if set(mini) <= set(u))
+            bx = next(u for u in boxes if set(mini) <= set(u))
+            rest_line[mini[0]] = tuple(c for c in line if c not in mini)
+            rest_box[mini[0]] = tuple(c for c in bx if c not in mini)
+        across_shift, along_shift = across * field, b * step * field
+        return LineKind(
+            step,
+            across,
+            heads(m[0] for m in chosen),
+            heads(bx[0] for bx in boxes),
+            heads(line[0] for line in lines),
+            rest_line,
+            rest_box,
+            across_shift,
+            along_shift,
+            tuple(k * across_shift for k in range(1, b)),
+            tuple(k * along_shift for k in range(1, b)),
+        )
+
+    line_kinds = (line_kind(rows, 1, n), line_kind(cols, n, 1))
+    units_at = tuple({u[0]: u for u in group} for group in (rows, cols, boxes))
+    layer_code = "H" if n <= 16 else "I"
+    layer_bits = array(layer_code).itemsize * 8
+    return Geometry(
+        size=size,
+        n=n,
+        box=b,
+        cells=cells,
+        all=all_mask,
+        cell_range=range(cells),
+        rows=rows,
+        cols=cols,
+        boxes=boxes,
+        units=units,
+        peers=peers,
+        common_units=tuple(common),
+        popcount=popcount,
+        bits_of=bits_of,
+        symbol_of=symbol_of,
+        mask_of={size.symbol_of(v): 1 << (v - 1) for v in range(1, n + 1)},
+        field=field,
+        copy=copy,
+        pack_code=pack_code,
+        field_ones=field_ones,
+        field_nonzero=field_ones * ((1 << (copy - 1)) - 1),
+        field_guard=field_ones << copy,
+        row_heads=heads(u[0] for u in rows),
+        col_heads=heads(u[0] for u in cols),
+        box_heads=heads(u[0] for u in boxes),
+        row_mini_heads=line_kinds[0].mini_heads,
+        col_mini_heads=line_kinds[1].mini_heads,
+        line_kinds=line_kinds,
+        units_at=units_at,
+        peer_bits=tuple(sum(1 << p for p in peers[c]) for c in range(cells)),
+        unit_bits={unit: sum(1 << c for c in unit) for unit in units},
+        layer_code=layer_code,
+        layer_bytes=layer_bits // 8,
+        layer_ones=sum(1 << (layer_bits * c) for c in range(cells)),
+        stacked_heads=tuple(
+            (by_head, sum(1 << (cells * i + head) for i in range(n) for head in by_head))
+            for by_head in units_at
+        ),
+        # How far a peer with k candidates gets towards solved when it loses one of them
+        # (see search.branch_on_pair): left with one it is placed, with two it is often
+        # the next branch.
+        pull=(0, 0, 6, 2) + (1,) * (n - 2),
+        scan_constants=(
+            field_ones,
+            field_ones << copy,
+            field_ones * ((1 << (copy - 1)) - 1),
+            copy,
+            all_mask,
+            field,
+            b,
+            n,
+            pack_code,
+            heads(u[0] for u in rows),
+            heads(u[0] for u in cols),
+            heads(u[0] for u in boxes),
+            line_kinds[0].mini_heads,
+            line_kinds[1].mini_heads,
+        ),
+    )
+
+
 _HAS_BIT = tuple(bytes(48 + (v >> i & 1) for v in range(256)) for i in range(8))  # b"0"/b"1"
 
 
-def digit_layers(cand: list[int]) -> list[int]:
-    """For each digit 1..9, the set of cells where it is still a candidate."""
-    raw = array("H", cand).tobytes()
-    low, high = raw[0::2], raw[1::2]  # digits 1-8, digit 9
-    if sys.byteorder == "big":
-        low, high = high, low
-    layers = [int(low.translate(has)[::-1], 2) for has in _HAS_BIT]
-    layers.append(int(high.translate(_HAS_BIT[0])[::-1], 2))
+def digit_layers(cand: list[int], g: Geometry) -> list[int]:
+    """For each value 1..n, the set of cells where it is still a candidate (bit c: cell c).
+
+    The masks are laid out as bytes; one byte column at a time, `bytes.translate` turns
+    each bit of it into a '0'/'1' string read back as one integer."""
+    raw = array(g.layer_code, cand).tobytes()
+    width = g.layer_bytes
+    layers = []
+    for k in range(0, g.n, 8):
+        byte = k // 8 if sys.byteorder == "little" else width - 1 - k // 8
+        column = raw[byte::width]
+        for i in range(min(8, g.n - k)):
+            layers.append(int(column.translate(_HAS_BIT[i])[::-1], 2))
     return layers
 
 
 def cells_with_two_and_three(layers: list[int]) -> tuple[int, int]:
     """The sets of cells with exactly two and exactly three candidates, from the digit
-    layers (added up bit-sliced: one binary counter per cell across the nine layers)."""
-    s0 = s1 = s2 = s3 = 0
+    layers (added up bit-sliced: a two-bit counter per cell and a flag for four or more)."""
+    s0 = s1 = high = 0
     for layer in layers:
         carry = s0 & layer
         s0 ^= layer
-        carry, s1 = s1 & carry, s1 ^ carry
-        carry, s2 = s2 & carry, s2 ^ carry
-        s3 |= carry
-    two_or_three = s1 & ~(s2 | s3)
+        high |= s1 & carry
+        s1 ^= carry
+    two_or_three = s1 & ~high
     return two_or_three & ~s0, two_or_three & s0
 
 
+# --- the 9x9 tables under their old names ----------------------------------------------
+
+NINE_GEOMETRY = geometry(NINE)
+ALL = NINE_GEOMETRY.all
+CELLS = NINE_GEOMETRY.cell_range
+ROWS, COLS, BOXES = NINE_GEOMETRY.rows, NINE_GEOMETRY.cols, NINE_GEOMETRY.boxes
+UNITS = NINE_GEOMETRY.units
+PEERS = NINE_GEOMETRY.peers
+
+
 def bit(digit: int) -> int:
-    """The mask of one digit 1..9."""
+    """The mask of one value."""
     return 1 << (digit - 1)
 
 
 def digits(mask: int) -> list[int]:
-    """The digits in a candidate mask, ascending."""
-    return [i + 1 for i in range(9) if mask >> i & 1]
+    """The values in a candidate mask, ascending."""
+    return [i + 1 for i in range(mask.bit_length()) if mask >> i & 1]
 
 
-def cell_name(cell: int) -> str:
+def cell_name(cell: int, n: int = 9) -> str:
     """Human name of a cell, e.g. r3c5 (1-based row and column)."""
-    return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    return f"r{cell // n + 1}c{cell % n + 1}"

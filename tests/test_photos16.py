@@ -14,7 +14,7 @@ from pipeline.alphabet import printed_board, printed_symbol
 from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.products import Header, Photo
-from pipeline.report import grid_text
+from pipeline.report import shown_grid
 from pipeline.settings import SIZES
 from solver.size import NINE, SIXTEEN
 
@@ -93,8 +93,8 @@ def test_size_sixteen_reads_the_sixteen_photo(cli, shot_file, shot):
     assert rec["solution"] == printed(shot.solution)
 
 
-def test_grid_text_of_a_sixteen_board_has_box_separators():
-    text = grid_text(printed("0" * 256))
-    lines = text.splitlines()
-    assert len(lines) == 19 and lines[4].startswith("--------+")
-    assert lines[0] == " | ".join([". . . ."] * 4)
+def test_a_sixteen_record_is_shown_as_a_hex_grid_with_box_separators():
+    board = printed("0" * 255 + "1")
+    lines = shown_grid(board).splitlines()
+    assert len(lines) == 19 and lines[4].startswith("-")
+    assert lines[0] == " | ".join([". . . ."] * 4) and lines[-1].endswith(". . . 0")

@@ -1,0 +1,106 @@
+"""The public entry points: `analyse`, `solve` and `count_solutions` of a board as people
+write it, any size (4x4 to 25x25) and alphabet (see board.py and alphabet.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .alphabet import Alphabet
+from .board import Conflict, conflicts, read_board
+from .search import DEFAULT_MAX_NODES, SearchLimit, find_solutions
+from .size import Size
+
+# solve() and count_solutions() promise an answer, so their node budget is all but endless.
+UNBOUNDED_NODES = 10**9
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the solver found for one board (boards and solutions canonical; `alphabet`
+    is how the board was written, for printing them back).
+
+    status: 'solved' (exactly one solution), 'multiple', 'unsolvable', 'invalid' (the
+    givens conflict) or 'gave_up' (the node budget ran out). `solutions` holds up to
+    `limit` solutions, `count` how many were found (all there are when below `limit`)."""
+
+    board: str
+    status: str
+    solution: str | None = None
+    count: int = 0
+    conflicts: tuple[Conflict, ...] = field(default_factory=tuple)
+    nodes: int = 0
+    solutions: tuple[str, ...] = ()
+    limit: int = 2
+    alphabet: Alphabet | None = None
+
+    @property
+    def count_label(self) -> str:
+        """'3', or 'at least 10' when the count reached the limit (there may be more)."""
+        if self.count >= self.limit and self.status == "multiple":
+            return f"at least {self.count}"
+        return str(self.count)
+
+    @property
+    def message(self) -> str:
+        """One sentence for a person."""
+        if self.status == "solved":
+            return "solved; the solution is unique"
+        if self.status == "invalid":
+            return "the givens conflict: " + "; ".join(str(c) for c in self.conflicts)
+        if self.status == "unsolvable":
+            return "no solution: the givens do not conflict directly, but no grid fits them"
+        if self.status == "multiple":
+            n = sum(ch != "0" for ch in self.board)
+            return (
+                f"more than one solution ({n} givens); a printed puzzle has exactly one,"
+                " so a digit was probably missed"
+            )
+        return f"gave up after {self.nodes} search steps without an answer"
+
+
+def analyse(
+    puzzle: str,
+    limit: int = 2,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    size: Size | None = None,
+    alphabet: str | None = None,
+) -> Outcome:
+    """Parse, check the givens, and search for up to `limit` solutions (raises ValueError
+    for text that is no board)."""
+    read = read_board(puzzle, size, alphabet)
+    board, limit = read.board, max(1, limit)
+    clashes = tuple(conflicts(board, read.size, read.alphabet))
+    if clashes:
+        return Outcome(board, "invalid", conflicts=clashes, limit=limit, alphabet=read.alphabet)
+    try:
+        found, nodes = find_solutions(board, limit, max_nodes, read.size)
+    except SearchLimit:
+        return Outcome(board, "gave_up", nodes=max_nodes, limit=limit, alphabet=read.alphabet)
+    if not found:
+        return Outcome(board, "unsolvable", nodes=nodes, limit=limit, alphabet=read.alphabet)
+    status = "solved" if len(found) == 1 else "multiple"
+    return Outcome(
+        board, status, found[0], len(found), nodes=nodes, solutions=tuple(found),
+        limit=limit, alphabet=read.alphabet,
+    )
+
+
+def solve(puzzle: str, size: Size | None = None, alphabet: str | None = None) -> str | None:
+    """The first solution, in the puzzle's own alphabet (81 digits for a 9x9 board), or
+    None when there is none (raises ValueError for text that is no board)."""
+    read = read_board(puzzle, size, alphabet)
+    if conflicts(read.board, read.size):
+        return None
+    found, _ = find_solutions(read.board, 1, UNBOUNDED_NODES, read.size)
+    return read.alphabet.write(found[0]) if found else None
+
+
+def count_solutions(
+    puzzle: str, limit: int = 2, size: Size | None = None, alphabet: str | None = None
+) -> int:
+    """How many solutions the board has, counting no further than `limit`."""
+    read = read_board(puzzle, size, alphabet)
+    if limit <= 0 or conflicts(read.board, read.size):
+        return 0
+    found, _ = find_solutions(read.board, limit, UNBOUNDED_NODES, read.size)
+    return len(found)
