@@ -38,6 +38,9 @@ from .products import Outline, Photo
 
 MIN_SIDE = 32  # px: an image smaller than this cannot hold a readable grid
 INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred or glared grid's lines pass only the lower
+SMALL_CELL_DELTA = 24  # tried last for grids of more than 9 cells a side: a blurred line of
+# strong contrast spreads over much of their small cells at the low thresholds; this keeps
+# only its core
 MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
@@ -84,7 +87,8 @@ def find_grid(
     small, scale = downscale(grey)
     small = stretched(small)
     best: Found = (0.0, None, ns[0])
-    for delta in INK_DELTAS:
+    deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())
+    for delta in deltas:
         found = best_quad(ink_mask(small, delta), ns)
         if found[1] is not None and found[0] > best[0]:
             best = found
