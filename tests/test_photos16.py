@@ -98,3 +98,11 @@ def test_a_sixteen_record_is_shown_as_a_hex_grid_with_box_separators():
     lines = shown_grid(board).splitlines()
     assert len(lines) == 19 and lines[4].startswith("-")
     assert lines[0] == " | ".join([". . . ."] * 4) and lines[-1].endswith(". . . 0")
+
+
+def test_a_board_given_for_a_sixteen_photo_is_taken_in_hex(shot):
+    from pipeline.stages import solve_photo
+
+    result = solve_photo(shot.image, board=printed(shot.board))
+    assert result.record.status == "solved"
+    assert result.record.solution == printed(shot.solution)
