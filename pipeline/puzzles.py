@@ -28,7 +28,7 @@ def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, 
     """(label, text) of each puzzle: the argument itself, or each puzzle of the file it
     names (raises UsageError)."""
     path = Path(argument)
-    if "\n" not in argument and len(argument) < 4096 and path.is_file():
+    if "\n" not in argument and len(argument) < 4096 and _is_file(path):
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
@@ -46,6 +46,15 @@ def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, 
             raise UsageError(f"--puzzle {argument}: no such file") from None
         raise UsageError(f"--puzzle is neither a board nor a file: {exc}") from exc
     return [("puzzle", argument)]
+
+
+def _is_file(path: Path) -> bool:
+    """True for an existing file; False also for a name the system cannot look up (a
+    256-character board is longer than a file name may be)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def split_puzzles(text: str, alphabet: str | None = None) -> list[tuple[int, str]]:

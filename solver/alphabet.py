@@ -117,6 +117,13 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
     if len(options) == 1:
         return options[0]
     upper = raw.upper()
+    known = set().union(*(set(a.symbols + a.blanks) for a in options))
+    if not set(upper) <= known:
+        bad = next(ch for ch in raw if ch.upper() not in known)
+        raise ValueError(
+            f"unexpected character {bad!r} in a {size.label} board"
+            f" ({'; or '.join(a.describe() for a in options)})"
+        )
     if "G" in upper:
         return LETTERS
     has_zero = "0" in upper

@@ -1,0 +1,114 @@
+"""`snapsolve --puzzle` on 16x16 (hex) and other sizes, `--all`, and bad boards."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from benchmarks.generate_sizes import load
+from solver import solve
+from solver.alphabet import HEX
+
+from .test_cli_puzzle import HARD1
+
+BOARD = next(b for kind, box, b in load() if kind == "medium")  # canonical, unique
+FULL = solve(BOARD, alphabet="letters")
+HEX_BOARD, HEX_FULL = HEX.write(BOARD), HEX.write(FULL)
+MULTIPLE = next(b for kind, box, b in load() if kind == "multiple")
+
+
+def test_a_16x16_line_is_solved_and_drawn_with_box_separators(cli):
+    run = cli("--puzzle", HEX_BOARD)
+    assert run.code == 0, run.out + run.err
+    lines = run.out.splitlines()
+    assert lines[0].replace(" ", "").replace("|", "") == HEX_FULL[:16]
+    assert lines[0].count("|") == 3
+    assert lines[4] == "--------+---------+---------+--------"
+
+
+def test_json_shows_16x16_in_hex_with_dot_blanks(cli):
+    (rec,) = cli("--puzzle", HEX_BOARD.lower(), "--json").records
+    assert rec["status"] == "solved" and rec["size"] == 16
+    assert rec["board"] == HEX_BOARD and rec["solution"] == HEX_FULL
+    (rec,) = cli("--puzzle", BOARD, "--alphabet", "letters", "--json").records
+    assert rec["board"] == HEX_BOARD and rec["solution"] == HEX_FULL
+
+
+def test_a_file_of_16x16_lines_and_a_grid_over_lines(cli, tmp_path):
+    listing = tmp_path / "super.txt"
+    listing.write_text(f"# two puzzles\n{HEX_BOARD}\n{HEX.write(MULTIPLE)}\n")
+    records = cli("--puzzle", listing, "--json").records
+    assert [r["status"] for r in records] == ["solved", "multiple"]
+    rows = [" ".join(HEX_BOARD[16 * r : 16 * r + 16]) for r in range(16)]
+    for r in (12, 8, 4):
+        rows.insert(r, "-" * 8 + "+" + "-" * 9 + "+" + "-" * 9 + "+" + "-" * 8)
+    text = "\n".join(rows)
+    (rec,) = cli("--puzzle", text, "--json").records
+    assert rec["solution"] == HEX_FULL
+    gridfile = tmp_path / "grid.txt"
+    gridfile.write_text(text + "\n")
+    (rec,) = cli("--puzzle", gridfile, "--json").records
+    assert rec["solution"] == HEX_FULL
+
+
+def test_all_lists_solutions_with_a_count(cli):
+    (rec,) = cli("--puzzle", "0" * 16, "--all", "5", "--json").records
+    assert rec["status"] == "multiple" and rec["count"] == "at least 5"
+    assert len(set(rec["solutions"])) == 5
+    (rec,) = cli("--puzzle", "1234" + "0" * 12, "--all", "--json").records
+    assert rec["count"] == "at least 10" and len(rec["solutions"]) == 10
+    (rec,) = cli("--puzzle", "1234" + "0" * 12, "--all", "50", "--json").records
+    assert rec["count"] == 12 and len(set(rec["solutions"])) == 12
+    (rec,) = cli("--puzzle", HEX_BOARD, "--all", "--json").records
+    assert rec["status"] == "solved" and rec["count"] == 1 and rec["solutions"] == [HEX_FULL]
+    run = cli("--puzzle", HARD1, "--all", "3")
+    assert run.code == 2 and "at least 3 solutions; listed: 3" in run.out
+    assert sum(line.startswith("solution ") for line in run.out.splitlines()) == 3
+
+
+def test_a_repeated_symbol_in_a_16x16_unit_is_invalid_naming_the_cells(cli):
+    board = "A" + HEX_BOARD[1:]
+    board = board[:16] + "A" + board[17:]  # r2c1: same column and box as r1c1
+    run = cli("--puzzle", board)
+    assert run.code == 2 and "invalid" in run.out
+    assert "r1c1" in run.out and "r2c1" in run.out and "two As" in run.out
+
+
+def test_bad_symbols_and_lengths_are_usage_errors(cli):
+    for text, reason in (
+        ("Z" + HEX_BOARD[1:], "unexpected character 'Z'"),
+        ("1" * 100, "81 cells"),
+        (HEX_BOARD.replace("0", "."), "alphabet"),
+    ):
+        run = cli("--puzzle", text)
+        assert run.code == 1, text
+        assert reason in run.err and "Traceback" not in run.err
+
+
+def test_a_49x49_grid_is_refused_at_once(cli):
+    text = "\n".join(" ".join("." * 49) for _ in range(49))
+    start = time.perf_counter()
+    run = cli("--puzzle", text)
+    assert run.code == 1 and "49x49" in run.err and "too big" in run.err
+    assert time.perf_counter() - start < 2.0
+
+
+def test_hints_and_steps_on_16x16_use_hex(cli):
+    (rec,) = cli("--puzzle", HEX_BOARD, "--hint", "--json").records
+    assert rec["solution"] is None and rec["hint"]["cell"].startswith("r")
+    row, col = (int(x) for x in rec["hint"]["cell"][1:].split("c"))
+    assert HEX_FULL[16 * (row - 1) + col - 1] == rec["hint"]["digit"]
+    run = cli("--puzzle", HEX_BOARD, "--steps")
+    steps = [ln for ln in run.out.splitlines() if re.match(r"\s*\d+\. ", ln)]
+    placed = [ln for ln in steps if " must be " in ln]
+    assert run.code == 0 and len(placed) == HEX_BOARD.count(".")
+    assert all(HEX_FULL[16 * int(r) - 16 + int(c) - 1] == v for r, c, v in (
+        re.search(r"r(\d+)c(\d+) must be (\w)", ln).groups() for ln in placed))
+
+
+def test_4x4_and_25x25_boards(cli):
+    (rec,) = cli("--puzzle", "1234" + "." * 8 + "4321", "--json").records
+    assert rec["size"] == 4 and rec["status"] in ("solved", "multiple")
+    big = next(b for kind, box, b in load() if box == 5)
+    (rec,) = cli("--puzzle", big, "--json").records
+    assert rec["status"] == "solved" and rec["size"] == 25

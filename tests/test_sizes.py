@@ -1,0 +1,243 @@
+"""Boards of every size (4x4 to 25x25): the one engine, pure Python and C alike, and the
+alphabets boards are written in."""
+
+from __future__ import annotations
+
+import os
+import random
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.generate_sizes import SETS, load
+from solver import _fast, analyse, count_solutions, format_grid, is_solution_of, parse, solve
+from solver.alphabet import HEX, LETTERS
+from solver.search import find_solutions
+from solver.size import SYMBOLS, size_of
+
+from .test_accel import grid
+
+
+def engines(board: str, box: int, limit: int = 2, max_nodes: int = 10**7):
+    """(pure answer, C answer or None) of find_solutions on a canonical board."""
+    size = size_of(box)
+    with mock.patch.dict(os.environ, {_fast.PURE_ENV: "1"}):
+        pure = find_solutions(board, limit, max_nodes, size)
+    fast = None
+    if _fast._accel is not None:
+        with mock.patch.dict(os.environ, {_fast.PURE_ENV: "0"}):
+            fast = find_solutions(board, limit, max_nodes, size)
+    return pure, fast
+
+
+def valid_grid_of(solution: str, board: str, box: int) -> bool:
+    size = size_of(box)
+    if len(solution) != size.cells or any(ch not in size.symbols for ch in solution):
+        return False
+    if any(len({solution[c] for c in unit}) != size.n for unit in size.units):
+        return False
+    return all(b in ("0", s) for b, s in zip(board, solution, strict=True))
+
+
+def brute_count(board: str, box: int, limit: int) -> int:
+    """Solutions of a small board by plain backtracking over the cells, up to `limit`."""
+    size = size_of(box)
+    cells = list(board)
+
+    def fits(cell: int, symbol: str) -> bool:
+        return all(cells[p] != symbol for p in size.peers[cell])
+
+    def go(start: int) -> int:
+        try:
+            cell = cells.index("0", start)
+        except ValueError:
+            return 1
+        total = 0
+        for symbol in size.symbols:
+            if fits(cell, symbol):
+                cells[cell] = symbol
+                total += go(cell + 1)
+                cells[cell] = "0"
+                if total >= limit:
+                    break
+        return total
+
+    if any(not fits(c, ch) for c, ch in enumerate(board) if ch != "0"):
+        return 0
+    return min(go(0), limit)
+
+
+# --- the engine, any size -----------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    box=st.sampled_from([2, 3, 4]),
+    seed=st.integers(0, 10**6),
+    share=st.floats(0.2, 0.6),
+)
+def test_solutions_are_valid_keep_the_givens_and_c_agrees(box, seed, share):
+    full = grid(box, seed)
+    rng = random.Random(seed)
+    size = size_of(box)
+    blanks = set(rng.sample(range(size.cells), int(share * size.cells)))
+    board = "".join("0" if i in blanks else ch for i, ch in enumerate(full))
+    (pure, _), fast = engines(board, box)
+    assert 1 <= len(pure) <= 2
+    assert all(valid_grid_of(s, board, box) for s in pure)
+    if len(pure) == 1:
+        assert pure == [full]
+    if fast is not None:
+        assert len(fast[0]) == len(pure)
+        assert all(valid_grid_of(s, board, box) for s in fast[0])
+        if len(pure) == 1:
+            assert fast[0] == pure
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    givens=st.integers(0, 10),
+    limit=st.integers(1, 400),
+)
+def test_4x4_counts_agree_with_brute_force(seed, givens, limit):
+    """Random 4x4 boards, often with clashing or impossible givens, counted exactly."""
+    rng = random.Random(seed)
+    cells = rng.sample(range(16), givens)
+    board = "".join(rng.choice("1234") if i in cells else "0" for i in range(16))
+    expected = brute_count(board, 2, limit)
+    size = size_of(2)
+    assert count_solutions(board, limit, size=size) == expected
+    with mock.patch.dict(os.environ, {_fast.PURE_ENV: "1"}):
+        assert count_solutions(board, limit, size=size) == expected
+
+
+def test_known_counts_on_every_engine():
+    # 288 4x4 grids; 12 with the first row fixed; one 9x9 grid missing a cell: 1
+    nine = grid(3, 4)
+    for board, box, count in (
+        ("0" * 16, 2, 288),
+        ("1234" + "0" * 12, 2, 12),
+        (nine[:40] + "0" + nine[41:], 3, 1),
+    ):
+        pure, fast = engines(board, box, limit=1000)
+        assert len(pure[0]) == count and len(set(pure[0])) == count
+        if fast is not None:
+            assert len(fast[0]) == count and set(fast[0]) == set(pure[0])
+
+
+def test_two_solutions_of_a_swappable_rectangle_16x16():
+    """Four cells a, b / b, a in two rows of one band and two columns of two stacks:
+    blanking just them leaves exactly two grids."""
+    size = size_of(4)
+    for seed in range(20):
+        full = grid(4, seed)
+        for r1 in range(16):
+            for r2 in range(r1 + 1, (r1 // 4 + 1) * 4):
+                for c1 in range(16):
+                    for c2 in range((c1 // 4 + 1) * 4, 16):
+                        a, b = full[16 * r1 + c1], full[16 * r1 + c2]
+                        if full[16 * r2 + c1] != b or full[16 * r2 + c2] != a:
+                            continue
+                        cells = {16 * r1 + c1, 16 * r1 + c2, 16 * r2 + c1, 16 * r2 + c2}
+                        board = "".join("0" if i in cells else ch for i, ch in enumerate(full))
+                        pure, fast = engines(board, 4, limit=10)
+                        assert len(pure[0]) == 2 and full in pure[0]
+                        if fast is not None:
+                            assert sorted(fast[0]) == sorted(pure[0])
+                        assert count_solutions(board, 10, size=size) == 2
+                        return
+    pytest.fail("no swappable rectangle in 20 grids")
+
+
+@pytest.mark.skipif(not SETS.exists(), reason="the committed sets are missing")
+@pytest.mark.parametrize("kind", ["easy", "medium", "hard", "multiple", "unsolvable", "unique"])
+def test_committed_sets_answer_as_labelled_on_both_engines(kind):
+    expected = {"multiple": "multiple", "unsolvable": "unsolvable"}.get(kind, "solved")
+    for label, box, board in load():
+        if label != kind:
+            continue
+        alphabet = "letters" if box == 4 else None
+        for pure in ("1", "0"):
+            with mock.patch.dict(os.environ, {_fast.PURE_ENV: pure}):
+                outcome = analyse(board, size=size_of(box), alphabet=alphabet)
+            assert outcome.status == expected, (pure, board)
+            if outcome.solution:
+                assert is_solution_of(outcome.solution, board)
+
+
+def test_hard_16x16_is_unique_and_has_at_most_95_givens():
+    hard = [b for kind, box, b in load() if kind == "hard"]
+    assert hard and all(sum(ch != "0" for ch in b) <= 95 for b in hard)
+
+
+# --- alphabets and the public API -----------------------------------------------------
+
+
+def test_hex_and_letters_are_the_same_board():
+    full = grid(4, 3)
+    board = "".join("0" if i % 3 == 0 else ch for i, ch in enumerate(full))
+    hexed, lettered = HEX.write(board), LETTERS.write(board)
+    assert parse(hexed) == parse(lettered, alphabet="letters") == board
+    assert solve(hexed) == HEX.write(full)  # answered in the alphabet asked in
+    assert solve(hexed.lower()) == HEX.write(full)
+    assert solve(LETTERS.write(board, blank="0"), alphabet="letters") == full
+    assert count_solutions(hexed) == 1
+
+
+def test_ambiguous_16x16_boards_ask_for_the_alphabet():
+    board = LETTERS.write(grid(4, 5)).replace("G", ".")  # no G, no 0: either alphabet
+    with pytest.raises(ValueError, match="alphabet"):
+        parse(board)
+    assert parse(board, alphabet="letters").count("0") == 16
+
+
+def test_sizes_from_length_or_given():
+    assert len(parse("0" * 16)) == 16 and len(parse("." * 625)) == 625
+    assert solve("1234" + "." * 12) is not None
+    assert analyse("0" * 16, size=size_of(2), limit=5).count_label == "at least 5"
+    with pytest.raises(ValueError, match="16x16 board has 256"):
+        parse("0" * 81, size=size_of(4))
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("1" * 2401, "49x49"),
+        ("0" * 100, "81 cells"),
+        ("Z" + "." * 255, "unexpected character 'Z'"),
+        ("A" + "0" * 80, "unexpected character 'A'"),
+    ],
+)
+def test_bad_boards_say_why(text, reason):
+    with pytest.raises(ValueError, match=reason):
+        parse(text)
+
+
+def test_analyse_lists_up_to_limit_solutions():
+    outcome = analyse("0" * 16, limit=7)
+    assert outcome.status == "multiple" and outcome.count == 7
+    assert len(set(outcome.solutions)) == 7 and outcome.count_label == "at least 7"
+    assert all(is_solution_of(s, "0" * 16) for s in outcome.solutions)
+    few = analyse("1234" + "0" * 12, limit=20)
+    assert few.count == 12 and few.count_label == "12"
+
+
+def test_conflicts_name_16x16_cells_in_the_boards_alphabet():
+    board = "F" + "." * 14 + "F" + "0" + "." * 239
+    outcome = analyse(board)
+    assert outcome.status == "invalid"
+    assert "two Fs in row 1 (r1c1 and r1c16)" in outcome.message
+
+
+def test_grids_have_box_separators_at_every_size():
+    for box in (2, 4, 5):
+        text = format_grid(grid(box, 1))
+        lines = text.splitlines()
+        n = box * box
+        assert len(lines) == n + box - 1
+        assert sum("+" in line for line in lines) == box - 1
+        assert all(line.count("|") == box - 1 for line in lines if "+" not in line)
+    assert SYMBOLS[:16] in LETTERS.symbols
