@@ -1,7 +1,7 @@
 """Train the 16-symbol CNN (hex 0-9 A-F of 16x16 Super Sudoku) and export it to
 pipeline/models/symbols16.npz.
 
-    PYTHONPATH=. python training/train_symbols16.py [--photos 300] [--epochs 8]
+    PYTHONPATH=. python training/train_symbols16.py [--photos 450] [--epochs 10]
 
 The glyphs come from rendered 16x16 newspaper photos (`benchmarks/render16.py`) through
 the runtime's own stages (`pipeline.stages.cut_glyphs` from the known corners), so
@@ -125,9 +125,9 @@ def fit_temperature(params: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--photos", type=int, default=300)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--photos", type=int, default=450)
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", default=OUT)
     args = ap.parse_args()
