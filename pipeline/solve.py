@@ -9,16 +9,19 @@ with one solution is never changed.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from solver import parse
+import numpy as np
+
+from solver import Outcome, parse
 from solver.size import NINE
 
 from ._boards import outcome_of as analyse
-from ._correct import board_probability, correct, disputed_blanks
+from ._confidence import board_confidence, calibration_for
+from ._correct import correct, disputed_blanks
 from ._second_look import second_look
 from .errors import InvalidBoard
-from .products import Reading, Solved
+from .products import Correction, Reading, Solved
 
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
@@ -28,28 +31,60 @@ ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but repo
 def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     """The stage: solve the printed givens as read (the entries written by hand may be
     wrong, so they never count); when they are not uniquely solvable and `correcting` (and
-    the recognizer is calibrated), look closer and correct them. Then check every entry
-    against the solution."""
+    the recognizer is calibrated), look closer and correct them. Then weigh how sure the
+    board used is (`_confidence`) and check every entry against the solution."""
+    used = board_used(reading, correcting)
+    outcome = used.outcome
+    message = outcome.message
+    if outcome.status == "gave_up":
+        message = "the board as read is too ambiguous to solve quickly (probably misread)"
+    solved = Solved(
+        used.board, reading.board, outcome.status, outcome.solution, message,
+        used.corrections, reading_confidence(reading, used),
+    )
+    return check_entries(solved, reading)
+
+
+@dataclass(frozen=True)
+class BoardUsed:
+    """The board the solve stage settled on, with the probabilities it was weighed by."""
+
+    board: str
+    probabilities: np.ndarray  # (cells, n + 1), after any second look
+    corrections: tuple[Correction, ...]
+    outcome: Outcome  # the solver's on `board`
+    looked_again: bool  # blank cells were read a second time
+
+
+def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
+    """The board as read, or (when it is not uniquely solvable, `correcting` and the
+    recognizer calibrated) as corrected after a closer look at its disputed blanks."""
     symbols = reading.size.symbols
     correcting = correcting and reading.calibrated
     board = reading.board
     outcome = analyse(board, limit=2, max_nodes=SEARCH_NODES)
     probs = reading.probabilities
+    looked = False
     if outcome.status == "multiple" and correcting:  # a digit missed: look again
         probs = second_look(reading, disputed_blanks(board, SEARCH_NODES))
-    corrections = ()
+        looked = True
+    corrections: tuple[Correction, ...] = ()
     if outcome.status != "solved" and correcting:
         fixed = correct(board, probs, symbols)
         if fixed is not None:
             board, corrections, outcome = fixed
-    message = outcome.message
-    if outcome.status == "gave_up":
-        message = "the board as read is too ambiguous to solve quickly (probably misread)"
-    solved = Solved(
-        board, reading.board, outcome.status, outcome.solution, message, corrections,
-        board_probability(board, probs, symbols),
+    return BoardUsed(board, probs, corrections, outcome, looked)
+
+
+def reading_confidence(reading: Reading, used: BoardUsed) -> float:
+    """P(the board used is right), with the constants calibrated for the reading's engine
+    (pipeline/_confidence.py)."""
+    return board_confidence(
+        used.board, used.probabilities, reading.size.symbols,
+        [fix.cell for fix in used.corrections],
+        used.outcome.solution if used.outcome.status == "solved" else None,
+        calibration_for(reading.calibrated),
     )
-    return check_entries(solved, reading)
 
 
 def check_entries(solved: Solved, reading: Reading) -> Solved:
@@ -88,5 +123,6 @@ def solve_board(board: str, reading: Reading) -> Solved:
     message = outcome.message
     if outcome.status == "gave_up":
         message = "the board is too ambiguous to solve quickly"
-    return Solved(board, board, outcome.status, outcome.solution, message, (), None)
+    return check_entries(
+        Solved(board, board, outcome.status, outcome.solution, message, (), None), reading)
 

@@ -59,6 +59,21 @@ def test_a_photo_gets_its_record_and_the_annotated_photo(client):
     assert "attachment" in download.headers["content-disposition"]
 
 
+def test_check_mode_reveals_no_solution_for_the_photo_or_its_fixes(client):
+    answer = upload(client, SMALL, "newspaper.jpg", check="1")
+    rec = answer.json()
+    assert answer.status_code == 200 and rec["status"] == "solved"
+    assert rec["solution"] is None and rec["board"] == SMALL_BOARD
+    assert client.get(rec["image_url"]).status_code == 200  # drawn, with nothing revealed
+    again = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": rec["id"],
+                                            "check": True}).json()
+    assert again["status"] == "solved" and again["solution"] is None
+    spoiled = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": rec["id"]}).json()
+    assert spoiled["solution"] == SMALL_SOLUTION
+    refused = client.post("/api/solve", json={"board": SMALL_BOARD, "check": "maybe"})
+    assert refused.status_code == 400 and refused.json()["error"] == "bad_json"
+
+
 def test_a_typed_board_is_solved_without_a_photo(client):
     for body in ({"board": PUZZLE}, {"board": PUZZLE.replace("0", ".")}):
         rec = client.post("/api/solve", json=body).json()

@@ -9,6 +9,7 @@ and sees the board solved again. Nothing downloads a browser: Playwright is give
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -104,6 +105,21 @@ def test_a_photo_taken_is_solved_and_a_cell_fixed(page, running, tmp_path):
     expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
     page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
     assert board_text(page) == SMALL_BOARD
+
+
+def test_check_mode_shows_no_digit_not_on_the_paper(page, running, tmp_path):
+    page.goto(running.url)
+    page.check("#check-only")
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    wait_for_image(page)
+    expect(page.locator("#status-title")).to_have_text("Solved")
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent || '0')")
+    assert "".join(shown) == SMALL_BOARD  # the givens only: no solution digit anywhere
+    page.uncheck("#check-only")  # the same photo, solved this time
+    expect(page.locator("#board [data-cell='0']")).to_have_text(re.compile(r"\S"), timeout=WAIT_MS)
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent)")
+    assert "".join(shown) == SMALL_SOLUTION
 
 
 def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):

@@ -5,6 +5,10 @@
     application/json     {"board": "..."}               solve a typed board
     application/json     {"board": "...", "photo": id}  solve that board, redraw that photo
 
+Any of them may add `check` (form field "1"/"true"/"on", or JSON true): check the pen
+entries without spoiling, as `snapsolve --check` does (no solution in the answer, nothing
+drawn but the wrong entries' rings).
+
 The answer is the photo's record (as `snapsolve --json` prints it) plus `id` (to send a
 fixed board for the same photo) and `image_url` (the annotated photo, full resolution).
 Refusals are {"error": code, "message": sentence} with a 4xx/5xx status (docs/web.md).
@@ -17,6 +21,7 @@ import json
 import os
 import shutil
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,6 +39,7 @@ COPY_CHUNK = 1 << 20  # bytes copied at a time from the parsed upload into the s
 NAME_MAX = 120  # characters of an upload's file name kept as its record's "input"
 FORM_LIMITS = {"max_files": 1, "max_fields": 4, "max_part_size": MAX_FIELD_BYTES}
 TYPED = "board"  # the record's "input" for a board typed without a photo
+YES = ("1", "true", "on", "yes")  # a form field's ways of saying a check box is ticked
 
 
 class Refused(Exception):
@@ -80,12 +86,13 @@ async def _from_form(request: Request) -> Response:
         raise Refused(408, "too_slow", f"the upload took more than {UPLOAD_TIME_LIMIT:g} s") \
             from None
     try:
-        photo, board = form.get("photo"), form.get("board")
+        photo, board, check = form.get("photo"), form.get("board"), form.get("check")
+        check = isinstance(check, str) and check.strip().lower() in YES
         if isinstance(board, UploadFile):
             raise Refused(400, "bad_board", "the field 'board' must be text, not a file")
         board = None if board is None else _board(board)
         if isinstance(photo, UploadFile):
-            return await _upload(request, photo, board)
+            return await _upload(request, photo, board, check)
         if photo is not None:
             raise Refused(400, "bad_photo", "the field 'photo' must be a file")
         if board is None:
@@ -114,7 +121,9 @@ async def _from_json(request: Request) -> Response:
         raise Refused(400, "bad_json", f"malformed JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict) or "board" not in data:
         raise Refused(400, "bad_json", "send a JSON object with a 'board'")
-    board, photo_id = _board(data["board"]), data.get("photo")
+    board, photo_id, check = _board(data["board"]), data.get("photo"), data.get("check", False)
+    if not isinstance(check, bool):
+        raise Refused(400, "bad_json", "'check' must be true or false")
     if photo_id is None:
         return await _typed(request, board)
     store: ResultStore = request.app.state.store
@@ -127,7 +136,7 @@ async def _from_json(request: Request) -> Response:
         if meta.get("cells") not in (None, len(board)):
             raise Refused(400, "bad_board", f"this photo's board has {meta['cells']} cells, "
                           f"the board sent has {len(board)}")
-        return await _read(request, entry, meta.get("name", "photo"), board, fresh=False)
+        return await _read(request, entry, meta.get("name", "photo"), board, check, fresh=False)
 
 
 def _board(text: Any) -> str:
@@ -145,7 +154,8 @@ async def _typed(request: Request, board: str) -> Response:
     return _answer(request, rec, None, None)
 
 
-async def _upload(request: Request, photo: UploadFile, board: str | None) -> Response:
+async def _upload(request: Request, photo: UploadFile, board: str | None,
+                  check: bool) -> Response:
     store: ResultStore = request.app.state.store
     name = _file_name(photo.filename)
     await asyncio.to_thread(store.prune_soon)
@@ -164,17 +174,19 @@ async def _upload(request: Request, photo: UploadFile, board: str | None) -> Res
                 raise
             return _answer(request, failure(name, "unreadable", str(refused)), None, None, 415)
         await asyncio.to_thread(entry.note, name=name)
-        return await _read(request, entry, name, board, fresh=True)
+        return await _read(request, entry, name, board, check, fresh=True)
 
 
-async def _read(request: Request, entry: Entry, name: str, board: str | None,
+async def _read(request: Request, entry: Entry, name: str, board: str | None, check: bool,
                 fresh: bool) -> Response:
-    """Have the photo read (with the user's board, if any) and answer with its record; a new
-    photo in which no board was found is not kept (there is nothing to fix or redraw)."""
+    """Have the photo read (with the user's board, if any; only checking the pen entries
+    when `check`) and answer with its record; a new photo in which no board was found is
+    not kept (there is nothing to fix or redraw)."""
     store: ResultStore = request.app.state.store
     output = entry.new_render()
     job = photo_job(name, entry.photo, output, board)
-    rec = await _call(request, name, process, job, request.app.state.config.settings)
+    settings = replace(request.app.state.config.settings, check=check)
+    rec = await _call(request, name, process, job, settings)
     if fresh and rec["board"] is None:
         await asyncio.to_thread(store.discard, entry)
         entry_id = None

@@ -62,6 +62,14 @@ for (const id of ["again", "retake"]) {
   });
 }
 $("show-solution").addEventListener("change", () => paintBoard());
+$("check-only").addEventListener("change", () => {
+  if (page.photoId && page.record?.board) resolve(page.record.board); // the same photo, the other way
+});
+
+// Check mode: the pen entries are checked, and nothing the user has not written is shown.
+function checking() {
+  return $("check-only").checked;
+}
 $("undo").addEventListener("click", () => {
   if (page.read) fix(page.read, null, true);
 });
@@ -110,6 +118,7 @@ async function send(file) {
   progress(0, "Uploading the photo…");
   const form = new FormData();
   form.append("photo", file, file.name || "photo.jpg");
+  if (checking()) form.append("check", "1");
   let answer;
   for (let attempt = 0; ; attempt++) {
     answer = await upload(form);
@@ -167,7 +176,7 @@ async function resolve(next) {
   page.pending?.abort();
   const pending = new AbortController();
   page.pending = pending;
-  const body = page.photoId ? { board: next, photo: page.photoId } : { board: next };
+  const body = page.photoId ? { board: next, photo: page.photoId, check: checking() } : { board: next };
   try {
     let response = await post(body, pending.signal);
     if (response.status === 404 && page.photoId) { // the photo expired: solve the board alone
@@ -234,6 +243,10 @@ function showRecord(rec, fresh) {
 function explain(rec) {
   const parts = [rec.status === "solved" && rec.message === "solved"
     ? "The missing digits are written in red on your photo." : sentence(rec.message)];
+  if (rec.status === "solved" && rec.wrong_entries?.length) {
+    parts.push(checking() ? "Your wrong entries are ringed in magenta on the photo."
+      : "Your wrong entries are ringed in magenta on the photo, with the right digit small beside them.");
+  }
   if (rec.status === "solved" && rec.corrections?.length) {
     parts.push(`Ringed in orange: ${rec.corrections.length === 1 ? "a reading" : `${rec.corrections.length} readings`} the solver corrected; check ${rec.corrections.length === 1 ? "it" : "them"} against the paper.`);
   }
@@ -272,18 +285,25 @@ function paintBoard() {
     : "A digit misread? Tap its cell, then the right digit (or Clear).";
   $("undo").hidden = page.fixed.size === 0;
   const corrected = new Set((rec.corrections || []).map((c) => cellIndex(c.cell, current)));
+  const entries = rec.entries && rec.entries.length === current.length && /[^0.]/.test(rec.entries) ? rec.entries : null;
+  const wrong = new Set((rec.wrong_entries || []).map((name) => cellIndex(name, current)));
   board.show({
     board: current,
     solution: rec.status === "solved" ? rec.solution : null,
     corrected,
     fixed: page.fixed,
     showSolution: $("show-solution").checked,
+    entries,
+    wrong,
   });
-  legend(corrected.size > 0);
+  legend(corrected.size > 0, entries !== null, wrong.size > 0, Boolean(rec.solution));
 }
 
-function legend(corrected) {
-  const items = [["given", page.file ? "as read" : "typed"], ["solution", "solution"]];
+function legend(corrected, entries, wrong, solution) {
+  const items = [["given", page.file ? "as read" : "typed"]];
+  if (entries) items.push(["entry", "your entries"]);
+  if (wrong) items.push(["wrong", "wrong entries"]);
+  if (solution) items.push(["solution", "solution"]);
   if (page.fixed.size) items.push(["fixed", "fixed by you"]);
   if (corrected) items.push(["corrected", "corrected by the solver"]);
   const el = $("legend");

@@ -59,9 +59,14 @@ function cellView(state, i) {
   const given = state.board[i];
   const classes = [];
   let text = "";
+  const entry = state.entries ? state.entries[i] : "0";
   if (given !== "0") {
     text = given;
     classes.push("given");
+  } else if (entry !== "0") {
+    text = entry;
+    classes.push("entry");
+    if (state.wrong.has(i)) classes.push("wrong");
   } else if (state.solution && state.showSolution) {
     text = state.solution[i];
     classes.push("solution");
@@ -93,12 +98,14 @@ export class Board {
     });
   }
 
-  // state: {board, solution, corrected: Set, fixed: Set, showSolution}
+  // state: {board, solution, corrected: Set, fixed: Set, showSolution, entries, wrong: Set}
   show(state) {
     const previous = this.state;
     const { n, box } = sizeOf(state.board);
     this.state = {
       selected: previous && previous.n === n ? previous.selected : null,
+      entries: null,
+      wrong: new Set(),
       ...state,
       n, box,
       clashing: clashes(state.board),
@@ -142,7 +149,10 @@ export class Board {
       const { text, classes } = cellView(s, i);
       b.textContent = text;
       b.className = ["cell", b.dataset.frame, ...classes].join(" ").trim();
-      const what = text ? (classes.includes("given") ? text : `empty, solution ${text}`) : "empty";
+      const what = !text ? "empty"
+        : classes.includes("given") ? text
+        : classes.includes("entry") ? `your entry ${text}${classes.includes("wrong") ? ", wrong" : ""}`
+        : `empty, solution ${text}`;
       b.setAttribute("aria-label", `${cellName(i, s.n)}: ${what}`);
     });
     this.pad.classList.toggle("inactive", s.selected === null);
