@@ -14,7 +14,7 @@ from pathlib import Path
 
 from solver import analyse, parse
 from solver.alphabet import Alphabet, display
-from solver.size import size_for_cells
+from solver.size import SYMBOLS, size_for_cells
 
 from .advice import advise
 from .errors import UsageError
@@ -130,7 +130,7 @@ def solve_one(
 def _symbol(shown: Alphabet, n: int):
     """How steps and hints write values: the display alphabet's symbols, or the default
     (canonical) ones where they are the same."""
-    if shown.symbols == "123456789ABCDEFGHIJKLMNOP"[:n]:
+    if shown.symbols == SYMBOLS[:n]:
         return None
     return lambda value: shown.symbols[value - 1]
 

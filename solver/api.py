@@ -69,19 +69,21 @@ def analyse(
     for text that is no board)."""
     read = read_board(puzzle, size, alphabet)
     board, limit = read.board, max(1, limit)
-    clashes = tuple(conflicts(board, read.size, read.alphabet))
-    if clashes:
-        return Outcome(board, "invalid", conflicts=clashes, limit=limit, alphabet=read.alphabet)
+    shared = {"limit": limit, "alphabet": read.alphabet}
     try:
         found, nodes = find_solutions(board, limit, max_nodes, read.size)
     except SearchLimit:
-        return Outcome(board, "gave_up", nodes=max_nodes, limit=limit, alphabet=read.alphabet)
-    if not found:
-        return Outcome(board, "unsolvable", nodes=nodes, limit=limit, alphabet=read.alphabet)
+        found, nodes = None, max_nodes
+    if not found:  # clashing givens leave the search nothing: name them (only now, as
+        # a board with a solution has none, and looking costs more than solving)
+        clashes = tuple(conflicts(board, read.size, read.alphabet))
+        if clashes:
+            return Outcome(board, "invalid", conflicts=clashes, **shared)
+        status = "gave_up" if found is None else "unsolvable"
+        return Outcome(board, status, nodes=nodes, **shared)
     status = "solved" if len(found) == 1 else "multiple"
     return Outcome(
-        board, status, found[0], len(found), nodes=nodes, solutions=tuple(found),
-        limit=limit, alphabet=read.alphabet,
+        board, status, found[0], len(found), nodes=nodes, solutions=tuple(found), **shared
     )
 
 
@@ -89,8 +91,7 @@ def solve(puzzle: str, size: Size | None = None, alphabet: str | None = None) ->
     """The first solution, in the puzzle's own alphabet (81 digits for a 9x9 board), or
     None when there is none (raises ValueError for text that is no board)."""
     read = read_board(puzzle, size, alphabet)
-    if conflicts(read.board, read.size):
-        return None
+    # (no separate conflict check: clashing givens leave the search nothing to find)
     found, _ = find_solutions(read.board, 1, UNBOUNDED_NODES, read.size)
     return read.alphabet.write(found[0]) if found else None
 
@@ -100,7 +101,7 @@ def count_solutions(
 ) -> int:
     """How many solutions the board has, counting no further than `limit`."""
     read = read_board(puzzle, size, alphabet)
-    if limit <= 0 or conflicts(read.board, read.size):
+    if limit <= 0:
         return 0
     found, _ = find_solutions(read.board, limit, UNBOUNDED_NODES, read.size)
     return len(found)

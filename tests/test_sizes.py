@@ -241,3 +241,12 @@ def test_grids_have_box_separators_at_every_size():
         assert sum("+" in line for line in lines) == box - 1
         assert all(line.count("|") == box - 1 for line in lines if "+" not in line)
     assert SYMBOLS[:16] in LETTERS.symbols
+
+
+def test_clashing_givens_are_invalid_whatever_the_budget_and_engine():
+    for pure in ("1", "0"):
+        with mock.patch.dict(os.environ, {_fast.PURE_ENV: pure}):
+            for max_nodes in (0, 1, 10**6):
+                outcome = analyse("55" + "0" * 79, max_nodes=max_nodes)
+                assert outcome.status == "invalid" and "r1c1 and r1c2" in outcome.message
+            assert solve("55" + "0" * 79) is None and count_solutions("55" + "0" * 79) == 0
