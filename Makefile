@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.solver
 	$(BIN)/python -m benchmarks.accuracy
 	$(BIN)/python -m benchmarks.correction
+	$(BIN)/python -m benchmarks.startup
 	$(BIN)/python -m benchmarks.speed
 	$(BIN)/python -m benchmarks.batch
 	$(BIN)/python -m benchmarks.memory

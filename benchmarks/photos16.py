@@ -27,7 +27,7 @@ from benchmarks.render16 import Rendered, font_names, hex_puzzle, render_photo
 from pipeline.errors import NoGrid
 from pipeline.products import Header, Photo
 from pipeline.render import render
-from pipeline.settings import SIZES, engine_named
+from pipeline.settings import engine_named, sizes_named
 from pipeline.solve import solve_reading
 from pipeline.stages import read_photo
 from pipeline.verdict import drawing
@@ -54,7 +54,7 @@ def run_one(shot: Rendered) -> dict:
     row = {"grid": False, "cells": 0.0, "exact": False, "solved": False, "wrong": False}
     started = time.perf_counter()
     try:
-        reading = read_photo(photo, lambda size: engine_named("builtin", size), SIZES["auto"])
+        reading = read_photo(photo, lambda size: engine_named("builtin", size), sizes_named("auto"))
     except NoGrid:
         row["seconds"] = time.perf_counter() - started
         return row

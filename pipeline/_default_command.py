@@ -14,6 +14,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from ._quick_params import quicken
+
 __all__ = ["DefaultCommandGroup"]
 
 
@@ -32,6 +34,8 @@ class DefaultCommandGroup(TyperGroup):
 
     def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
+        if command is not None:
+            quicken(command.get_params(ctx))
         if command is not None and cmd_name == self.default_command:
             command.context_class = _AsProgram
         return command
@@ -39,6 +43,7 @@ class DefaultCommandGroup(TyperGroup):
     def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
         if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
             args = [self.default_command, *args]
+        quicken(self.get_params(ctx))
         return super().parse_args(ctx, args)
 
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:

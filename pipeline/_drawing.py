@@ -12,6 +12,7 @@ import functools
 import cv2
 import numpy as np
 
+from ._stats import median
 from .products import Drawing, Geometry
 
 INK = (34, 34, 220)  # BGR red: stands apart from black print and blue pen
@@ -39,8 +40,8 @@ class FlatGrid:
     def __init__(self, geometry: Geometry, drawing: Drawing, side: int):
         scale = side / geometry.side
         self.xs, self.ys = (np.asarray(v, np.float64) * scale for v in geometry.lattice)
-        self.cw = float(np.median(np.diff(self.xs)))
-        self.ch = float(np.median(np.diff(self.ys)))
+        self.cw = float(median(np.diff(self.xs)))
+        self.ch = float(median(np.diff(self.ys)))
         self.side, self.n, self.turns = side, geometry.size.n, geometry.turns
         self.order = geometry.upright_order().tolist()
         style = drawing.style
@@ -70,8 +71,12 @@ class FlatGrid:
         height = max(1, round(scale * self.height))
         stroke = max(1, round(scale * self.stroke))
         offset = self.offset if at is None else _turned_offset(at, self.turns)
+        patches: dict[str, np.ndarray] = {}  # each symbol's patch, turned, once per call
         for cell, symbol in items:
-            patch = np.rot90(symbol_patch(symbol, height, stroke), -self.turns)
+            patch = patches.get(symbol)
+            if patch is None:
+                patch = np.rot90(symbol_patch(symbol, height, stroke), -self.turns)
+                patches[symbol] = patch
             place(plane, patch, self.centre(cell, offset))
         return plane
 
@@ -173,10 +178,25 @@ def _face():
     return cv2.FontFace("sans") if hasattr(cv2, "FontFace") else None
 
 
-@functools.cache
+# The built-in font's stroke width as a share of the digits' height, at the weights where it
+# grows: what measure_weights() finds for OpenCV 5's "sans" (a test checks it against the
+# font). Measuring draws the digits nine times: 0.05-0.4 s, once in every process.
+SANS_WEIGHTS = (
+    (0.0724153224726225, 0.10436404961440057, 0.14130789124812554, 0.15988624145943883,
+     0.17954065638794703, 0.21172885523338697, 0.2438527132562764),
+    (100, 400, 500, 600, 700, 800, 900),
+)
+
+
 def _weights() -> tuple[tuple[float, ...], tuple[int, ...]]:
-    """The font's stroke width as a share of the digits' height at each weight, measured
-    once by drawing the digits (ascending), and the weights."""
+    """The font's stroke width as a share of the digits' height at each weight (ascending),
+    and the weights."""
+    return SANS_WEIGHTS
+
+
+def measure_weights() -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """The font's stroke width as a share of the digits' height at each weight, measured by
+    drawing the digits (ascending), and the weights."""
     ratios, weights = [], []
     for weight in WEIGHTS:
         canvas = np.zeros((WEIGH_SIZE * 2, WEIGH_SIZE * 8), np.uint8)
@@ -188,7 +208,7 @@ def _weights() -> tuple[tuple[float, ...], tuple[int, ...]]:
         rows = np.flatnonzero(ink.any(axis=1))
         ratio = 2 * area / max(edge, 1.0) / (rows[-1] - rows[0] + 1)
         if not ratios or ratio > ratios[-1]:
-            ratios.append(ratio)
+            ratios.append(float(ratio))
             weights.append(weight)
     return tuple(ratios), tuple(weights)
 

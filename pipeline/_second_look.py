@@ -15,6 +15,7 @@ from ._cnn import builtin
 from ._components import components
 from ._glyph import GLYPH, normalise_glyph
 from ._orientation import turned
+from ._stats import median
 from ._windows import central_peak
 from .products import Reading
 
@@ -39,8 +40,8 @@ def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
              for c, d in zip(x0, x1, strict=True)]
     peaks = np.array([central_peak(crop) for crop in crops])
     filled = reading.ink.filled
-    level = float(np.median(peaks[filled])) if filled.any() else 1.0
-    paper = float(np.median(peaks[~filled])) if (~filled).any() else 0.0
+    level = float(median(peaks[filled])) if filled.any() else 1.0
+    paper = float(median(peaks[~filled])) if (~filled).any() else 0.0
     span = max(level - paper, 1e-6)
     order = reading.geometry.upright_order()
     turns = reading.geometry.turns

@@ -26,3 +26,18 @@ def quantiles(values: np.ndarray, qs: tuple[float, ...]) -> list[float]:
     return [
         float(part[lo] + (pos - lo) * (part[min(lo + 1, n - 1)] - part[lo])) for pos, lo in spots
     ]
+
+
+def median(values: np.ndarray, axis: int | None = None) -> np.ndarray:
+    """np.median of values without NaN, computed as numpy computes it (a partial sort, then
+    the mean of the middle one or two), less numpy's NaN check: that check imports numpy.ma
+    on first use, a tenth of NumPy's import time in a one-photo command."""
+    a = np.asarray(values)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis]
+    half = n // 2
+    kth = [half - 1, half] if n % 2 == 0 else [half]
+    part = np.partition(a, kth, axis=axis)
+    middle = np.take(part, range(half - 1, half + 1) if n % 2 == 0 else [half], axis=axis)
+    return np.mean(middle, axis=axis)

@@ -3,18 +3,16 @@
 This layer only schedules; all the work on a photo is `process.process`, the same in the
 main process and in workers. Workers load the recognizer once, ignore Ctrl-C (the parent
 decides), and clean up a half-written output if they are stopped. A single photo runs in
-this process, without a pool.
+this process, without a pool (and without importing what a pool needs).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 
@@ -24,6 +22,9 @@ from .output import TEMP_PREFIX, output_path
 from .process import Job, crashed, process, skipped
 from .records import Record
 from .settings import Settings, engine_named
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 
 def _walk(folder: Path) -> list[Path]:
@@ -106,6 +107,9 @@ def _pool(settings: Settings, workers: int, fork: bool = True) -> ProcessPoolExe
     pool once it has been used, a progress bar), a lock they hold is copied held and a
     worker can hang. A single-threaded process forks safely and quickest; otherwise a clean
     fork server that has imported the pipeline is both safe and nearly as quick."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     if fork and "fork" in methods and _single_threaded():
         context = multiprocessing.get_context("fork")
@@ -133,6 +137,9 @@ def _single_threaded() -> bool:
 def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Record]:
     """Run jobs in worker processes, yielding records as they finish; returns the jobs left
     unfinished when a worker died. Stops the workers cleanly on interrupt."""
+    from concurrent.futures import as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
     pool = _pool(settings, min(workers, len(jobs)))
     futures = {pool.submit(process, job, settings): job for job in jobs}
     left: list[Job] = []

@@ -27,7 +27,7 @@ from ._components import (
     window,
 )
 from ._folds import central_line_windows, rejudged
-from ._stats import quantile
+from ._stats import median, quantile
 from ._windows import Bounds, central_peak, central_peaks, window_bounds
 from .errors import NoGrid
 from .products import CellInk, Cells, Mark, Square, Style
@@ -219,5 +219,5 @@ def print_style(
         ))
     if not found:
         return Style()
-    ex, ey, stroke, dx, dy = np.median(np.array(found), axis=0).tolist()
+    ex, ey, stroke, dx, dy = median(np.array(found), axis=0).tolist()
     return Style((ex, ey), stroke, (dx, dy))

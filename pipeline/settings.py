@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from solver.size import NINE, SIXTEEN, Size
+if TYPE_CHECKING:  # the settings import neither NumPy nor OpenCV (the command line's start-up)
+    from solver.size import Size
 
-from ._cnn import Recognizer
-from .load import DEFAULT_MAX_PIXELS
+    from ._cnn import Recognizer
+
+DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so the settings need no OpenCV)
 
 DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
 ENGINES = ("builtin", "tesseract")
-SIZES = {"auto": (NINE, SIXTEEN), "9": (NINE,), "16": (SIXTEEN,)}  # --size: the board
+SIZE_BOXES = {"auto": (3, 4), "9": (3,), "16": (4,)}  # --size: the box sides of the board
 # sizes looked for in a photo, in the order tried (auto: 16x16 only when no 9x9 is sure)
 
 
@@ -26,14 +29,21 @@ class Settings:
     check: bool = False  # no spoilers: mark wrong entries, reveal nothing not written
     hint: bool = False  # the next logical step instead of the solution
     steps: bool = False  # the whole logical path, step by step
-    size: str = "auto"  # one of SIZES: the grid sizes looked for in a photo
+    size: str = "auto"  # one of SIZE_BOXES: the grid sizes looked for in a photo
 
     @property
     def sizes(self) -> tuple[Size, ...]:
-        return SIZES[self.size]
+        return sizes_named(self.size)
 
 
-def engine_named(name: str, size: Size = NINE) -> Recognizer:
+def sizes_named(choice: str) -> tuple[Size, ...]:
+    """The board sizes --size names, in the order they are looked for."""
+    from solver.size import size_of
+
+    return tuple(size_of(box) for box in SIZE_BOXES[choice])
+
+
+def engine_named(name: str, size: Size | None = None) -> Recognizer:
     """The recognition engine for --engine and a board size (raises MissingDependency
     when it is not installed). Tesseract's module is imported only when it is asked for;
     it reads digits only (a 16x16 board then fails in the recognize stage, clearly)."""
@@ -43,4 +53,4 @@ def engine_named(name: str, size: Size = NINE) -> Recognizer:
         return tesseract()
     from ._cnn import builtin
 
-    return builtin(size)
+    return builtin() if size is None else builtin(size)

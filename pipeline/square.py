@@ -17,7 +17,7 @@ import numpy as np
 
 from ._image import clamped_box, to_grey
 from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
-from ._stats import quantiles
+from ._stats import quantile, quantiles
 from .products import Geometry, Outline, Square
 
 CELL = 40  # px per cell of the warped square, about the photos' own resolution (their
@@ -152,7 +152,7 @@ def locate_lattice(square: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """x and y positions (n + 1 each, ascending) of the grid lines in the square; not
     assumed evenly spaced (curved paper); even spacing where a line is not found."""
     ink = ink_map(square)
-    return lattice_from_ink(ink, float(np.percentile(ink[::2, ::2], 100 * LINES_QUANTILE)), n)
+    return lattice_from_ink(ink, quantile(ink[::2, ::2], LINES_QUANTILE), n)
 
 
 def stroke_level(top_ink: float) -> float:

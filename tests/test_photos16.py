@@ -15,7 +15,7 @@ from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.products import Header, Photo
 from pipeline.report import shown_grid
-from pipeline.settings import SIZES
+from pipeline.settings import sizes_named
 from solver.size import NINE, SIXTEEN
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
@@ -50,7 +50,7 @@ def test_the_sixteen_symbol_reader_reads_the_canonical_symbols_printed_in_hex():
 
 def test_size_auto_finds_a_sixteen_grid(shot):
     photo = Photo(shot.image, Header("array", shot.image.shape[1], shot.image.shape[0]))
-    outline = find_outline(photo, SIZES["auto"])
+    outline = find_outline(photo, sizes_named("auto"))
     assert outline.size == SIXTEEN
     side = np.linalg.norm(shot.corners[1] - shot.corners[0])
     assert np.abs(outline.corners - shot.corners).max() < 0.05 * side
@@ -58,7 +58,7 @@ def test_size_auto_finds_a_sixteen_grid(shot):
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.jpg")))
 def test_size_auto_finds_nine_grids_in_the_sample_photos(name):
-    assert find_outline(load_photo(SAMPLES / name), SIZES["auto"]).size == NINE
+    assert find_outline(load_photo(SAMPLES / name), sizes_named("auto")).size == NINE
 
 
 def test_a_sixteen_photo_is_solved_end_to_end(cli, shot_file, shot):

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._drawing import INK, RING, place, symbol_patch
+from pipeline._drawing import INK, RING, SANS_WEIGHTS, measure_weights, place, symbol_patch
 from pipeline.products import Drawing, Style
 from pipeline.render import render
 from pipeline.square import cut_square
@@ -163,6 +163,11 @@ def test_a_symbol_patch_is_its_ink_at_the_height_and_stroke_asked():
     rows = (patch > 128).sum(axis=1)
     assert 3 <= np.median(rows[15:-6]) <= 6  # the 1's stem, about 4 px wide
     assert symbol_patch("8", 40, 4).shape[1] > patch.shape[1]
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_the_stroke_table_is_the_fonts_own():
+    assert measure_weights() == SANS_WEIGHTS
 
 
 def test_place_centres_a_patch_and_crops_it_to_the_plane():

@@ -14,7 +14,7 @@ import typer
 
 from ..errors import MissingDependency, SnapsolveError
 from ..records import ExitCode
-from ._pipeline import DEFAULT_TIMEOUT
+from ..settings import DEFAULT_TIMEOUT  # (not ._pipeline: --help imports no OpenCV)
 from .config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig, parse_size
 
 __all__ = ["serve"]

@@ -10,7 +10,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from ._pipeline import DEFAULT_TIMEOUT, Settings
+from ..settings import DEFAULT_TIMEOUT, Settings  # (not ._pipeline: light for --help)
 
 DEFAULT_HOST = "127.0.0.1"  # loopback: nobody else can reach the page unless asked
 DEFAULT_PORT = 8000

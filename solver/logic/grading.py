@@ -17,6 +17,7 @@ from typing import Any
 from solver.size import Size
 
 from ._propagate import solve_values
+from ._quick_singles import SINGLES, Position
 from .grid import Grid, NoSolution
 from .ladder import (
     EASY,
@@ -77,8 +78,19 @@ def grade(
     known = None if solution is None else tuple(grid.size.value_of(ch) for ch in solution)
     used: Counter[str] = Counter()
     score = steps = guesses = 0
-    while not grid.solved:
-        step = first_step(grid, unique, GRADING_LADDER)
+    position = Position(grid)  # singles are taken here, the rest on the ladder
+    while not position.solved:
+        single = position.find()
+        if single:
+            technique, cell, value = single
+            steps += 1
+            used[technique] += 1
+            score += TECHNIQUES[technique][1]
+            position.place(cell, value)
+            continue
+        grid = position.grid()
+        rungs = GRADING_LADDER if single is False else GRADING_LADDER[len(SINGLES) :]
+        step = first_step(grid, unique, rungs)
         if step is None:
             if known is None:
                 known = solve_values(grid)
@@ -92,7 +104,7 @@ def grade(
             steps += 1
         used[step.technique] += 1
         score += TECHNIQUES[step.technique][1]
-        grid = grid.apply(step)
+        position = Position(grid.apply(step))
     if not used:
         return Difficulty(EASY, 0, "", 0, 0, ())
     hardest = max(used, key=hardness)
