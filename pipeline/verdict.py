@@ -38,7 +38,7 @@ def photo_record(
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "cells": ink_classes(reading),
-        **advice_fields(advice),
+        **advice_fields(advice, lambda v: printed_symbol(size.symbol_of(v), alphabet)),
     }
     return Record(
         label, status, message(reading, solved, check),
