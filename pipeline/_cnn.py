@@ -19,9 +19,13 @@ from typing import Protocol
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from solver.size import NINE, Size
+
 from ._glyph import GLYPH
 
-MODEL_PATH = Path(__file__).resolve().parent / "models" / "digits.npz"
+MODELS = Path(__file__).resolve().parent / "models"
+MODEL_PATH = MODELS / "digits.npz"
+MODEL_PATHS = {9: MODEL_PATH, 16: MODELS / "symbols16.npz"}  # cells a side -> the reader
 
 
 class Recognizer(Protocol):
@@ -29,6 +33,7 @@ class Recognizer(Protocol):
 
     name: str
     symbols: str  # the canonical symbols its columns stand for, e.g. "123456789"
+    alphabet: str  # how it prints them: "digits" (as canonical) or "hex" (0-F, '.' empty)
     calibrated: bool  # probabilities mean what they say: correction may rely on them
 
     def read(self, glyphs: np.ndarray) -> np.ndarray:
@@ -119,6 +124,7 @@ class NumpyCNN:
 
     name = "cnn-numpy"
     symbols = "123456789"
+    alphabet = "digits"  # the printed symbols its classes are trained on (pipeline.alphabet)
     calibrated = True  # temperature fitted on real cells (training/calibrate.py)
 
     def __init__(self, params: dict[str, np.ndarray]):
@@ -130,6 +136,8 @@ class NumpyCNN:
         self.temperature = float(np.asarray(params.pop("temperature", 1.0)).reshape(-1)[0])
         if "symbols" in params:  # the classes of the last layer, in order
             self.symbols = str(np.asarray(params.pop("symbols")).reshape(-1)[0])
+        if "alphabet" in params:
+            self.alphabet = str(np.asarray(params.pop("alphabet")).reshape(-1)[0])
         p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
         self._convs: list[tuple[np.ndarray, np.ndarray]] = []
         cin, side = 1, GLYPH
@@ -179,7 +187,12 @@ class NumpyCNN:
         return softmax(scores).astype(np.float32)
 
 
+def builtin(size: Size = NINE) -> Recognizer:
+    """The shipped model for a board size (digits.npz for 9x9, symbols16.npz, hex 0-F,
+    for 16x16), loaded once per process (KeyError for a size it cannot read)."""
+    return _shipped(size.n)
+
+
 @functools.cache
-def builtin() -> Recognizer:
-    """The shipped model (pipeline/models/digits.npz), loaded once per process."""
-    return NumpyCNN.load()
+def _shipped(n: int) -> Recognizer:
+    return NumpyCNN.load(MODEL_PATHS[n])

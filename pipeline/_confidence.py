@@ -36,8 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solver import analyse
 from solver.size import size_for_cells
+
+from ._boards import outcome_of as analyse
 
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
 CHECKED = 1e-4  # odds a rival reading needs against the one used to be checked with the

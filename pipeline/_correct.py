@@ -17,9 +17,11 @@ import time
 
 import numpy as np
 
-from solver import analyse, conflicts
-from solver.search import SearchLimit, find_solutions
+from solver.search import SearchLimit
 
+from ._boards import clashes as conflicts
+from ._boards import outcome_of as analyse
+from ._boards import solutions
 from .products import Correction
 
 FLOOR = 1e-3  # readings less probable than this are never tried
@@ -137,7 +139,7 @@ def disputed_blanks(board: str, max_nodes: int) -> list[int]:
     found: list[str] = []
     for limit in (DISPUTE_SOLUTIONS, 2):  # fewer when so many take too long to find
         try:
-            found, _ = find_solutions(board, limit, max_nodes=max_nodes)
+            found, _ = solutions(board, limit, max_nodes)
             break
         except SearchLimit:
             continue

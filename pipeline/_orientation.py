@@ -28,7 +28,7 @@ def turned(glyphs: np.ndarray, turns: int) -> np.ndarray:
 
 def orient(
     glyphs: np.ndarray, filled: np.ndarray, clarity: np.ndarray, engine: Recognizer,
-    exif_orientation: int = 1,
+    exif_orientation: int = 1, judge: Recognizer | None = None,
 ) -> tuple[int, np.ndarray]:
     """The quarter turns that make the board upright, and the probabilities of the given
     glyphs read that way up by `engine`. `filled` marks the clear glyphs, `clarity` how
@@ -40,11 +40,12 @@ def orient(
     clearest glyphs in the two sideways turns. The sample tells the axis (a digit on its
     side reads badly), but the two ways along it are told apart only on all the clear
     glyphs: 1, 8 and a 6 turned into a 9 read well either way up, so a few glyphs can
-    mislead. The EXIF tag only breaks near-ties."""
+    mislead. The EXIF tag only breaks near-ties. `judge` reads the turns: the builtin
+    9x9 reader unless another is given (the 16-symbol one for a 16x16 grid)."""
     preferred = EXIF_TURNS.get(exif_orientation, 0)
     if len(glyphs) == 0:
         return preferred, np.zeros((0, len(engine.symbols)), np.float32)
-    judge = builtin()
+    judge = builtin() if judge is None else judge
     clear = filled if filled.any() else np.ones_like(filled)
     read = _read_turns(judge, glyphs, (preferred,))
     if clear.sum() >= MIN_CLEAR and _confidence(read[preferred][clear]) >= UPRIGHT_SURE:

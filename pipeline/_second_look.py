@@ -50,7 +50,7 @@ def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
         crop, peak = crops[int(order[cell])], float(peaks[int(order[cell])])
         glyphs.append(turned(central_glyph(crop, peak)[None], turns)[0])
         weights.append(float(np.clip((peak - paper) / span, INK_FLOOR, 0.5)))
-    judge = builtin()
+    judge = builtin(reading.size)
     columns = [judge.symbols.index(symbol) for symbol in reading.size.symbols]
     values = judge.read(np.stack(glyphs))[:, columns]
     for cell, weight, row in zip(cells, weights, values, strict=True):

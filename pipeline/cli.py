@@ -40,6 +40,12 @@ class Engine(StrEnum):
     tesseract = "tesseract"
 
 
+class GridSize(StrEnum):
+    auto = "auto"
+    nine = "9"
+    sixteen = "16"
+
+
 EPILOG = (
     "Exit codes: 0 all solved (or skipped), 1 usage error, 2 some not solved, "
     "3 missing dependency, 4 solved but some annotated photos not written, 130 interrupted."
@@ -112,6 +118,11 @@ def snapsolve(
     engine: Annotated[
         Engine, typer.Option(help="Digit recognition engine.")
     ] = Engine.builtin,
+    size: Annotated[
+        GridSize,
+        typer.Option("--size", help="The grid's size: 9 (9x9), 16 (16x16 Super Sudoku, "
+                     "printed 0-9 A-F), or auto (from the grid's lines)."),
+    ] = GridSize.auto,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON record per photo, one per line.")
     ] = False,
@@ -177,7 +188,8 @@ def snapsolve(
             from .settings import Settings
 
             settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
-                                correct=not no_correct, check=check, hint=hint, steps=steps)
+                                correct=not no_correct, check=check, hint=hint, steps=steps,
+                                size=size.value)
             code = _photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
     except KeyboardInterrupt:
         typer.echo("snapsolve: interrupted", err=True)

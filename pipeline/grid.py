@@ -38,6 +38,9 @@ from .products import Outline, Photo
 
 MIN_SIDE = 32  # px: an image smaller than this cannot hold a readable grid
 INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred or glared grid's lines pass only the lower
+SMALL_CELL_DELTA = 24  # tried last for grids of more than 9 cells a side: a blurred line of
+# strong contrast spreads over much of their small cells at the low thresholds; this keeps
+# only its core
 MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
@@ -47,11 +50,20 @@ Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
 def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
     """The stage: where the grid lies in the photo, and which of `sizes` it is (raises
-    NoGrid)."""
+    NoGrid). The sizes are looked for one after the other, each on its own, so a 9x9
+    photo is searched exactly as when 9x9 was the only size; a later size is looked for
+    only when no earlier one reached CONFIDENT, and the best score wins."""
     grey = to_grey(np.ascontiguousarray(photo.pixels))
-    found = find_grid(grey, tuple(size.n for size in sizes))
+    found = None
+    for size in sizes:  # in turn: a sure grid of an earlier size ends the search
+        rival = find_grid(grey, (size.n,))
+        if rival is not None and (found is None or rival[1] > found[1]):
+            found = rival
+        if found is not None and found[1] >= CONFIDENT:
+            break
     if found is None:
-        raise NoGrid("no Sudoku grid found in the photo")
+        labels = " or ".join(size.label for size in sizes)
+        raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
     return Outline(grey, corners, next(s for s in sizes if s.n == n), score)
 
@@ -75,7 +87,8 @@ def find_grid(
     small, scale = downscale(grey)
     small = stretched(small)
     best: Found = (0.0, None, ns[0])
-    for delta in INK_DELTAS:
+    deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())
+    for delta in deltas:
         found = best_quad(ink_mask(small, delta), ns)
         if found[1] is not None and found[0] > best[0]:
             best = found

@@ -161,6 +161,7 @@ class Reading:
     style: Style
     entries: str = ""  # the handwritten entries, canonical, '0' where none ("" for none)
     entry_probabilities: np.ndarray | None = None  # (cells, n + 1) as `probabilities`
+    alphabet: str = "digits"  # how the puzzle prints its symbols (pipeline.alphabet)
 
     @property
     def size(self) -> Size:

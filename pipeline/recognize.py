@@ -14,7 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from ._cnn import Recognizer
+from ._cnn import Recognizer, builtin
 from ._components import components
 from ._orientation import orient, turned
 from .errors import EngineFailure
@@ -41,7 +41,7 @@ def read_glyphs(glyphs: Glyphs, engine: Recognizer, exif_orientation: int = 1) -
         ) from None
     present = glyphs.present
     turns, read = orient(glyphs.images[present], glyphs.filled[present],
-                         glyphs.clarity[present], engine, exif_orientation)
+                         glyphs.clarity[present], engine, exif_orientation, builtin(size))
     picked = read[:, columns]
     if len(columns) < read.shape[1]:  # the engine reads more symbols than the board has
         picked = picked / np.maximum(picked.sum(axis=1, keepdims=True), 1e-12)
@@ -52,7 +52,8 @@ def read_glyphs(glyphs: Glyphs, engine: Recognizer, exif_orientation: int = 1) -
     ink = np.zeros((size.cells, len(Ink)))
     ink[:, Ink.EMPTY], ink[:, Ink.PRINTED] = probs[:, 0], 1.0 - probs[:, 0]
     geometry = replace(glyphs.geometry, turns=turns)
-    return Reading(board, probs, ink, engine.calibrated, glyphs.ink, geometry, glyphs.style)
+    return Reading(board, probs, ink, engine.calibrated, glyphs.ink, geometry, glyphs.style,
+                   alphabet=getattr(engine, "alphabet", "digits"))
 
 
 def cell_probabilities(

@@ -87,7 +87,7 @@ def describe(rec: Record, detailed: bool) -> str:
         return head
     parts = [head]
     entries = rec.extra.get("entries") or ""
-    if rec.board and entries.strip("0"):
+    if rec.board and entries.strip("0") and len(rec.board) == 81:
         wrong = set(rec.extra.get("wrong_entries") or ())
         parts += ["", "Board as read (5 printed, 5' written by you, 5! written and wrong):",
                   marked_grid(rec.board, entries, wrong)]
@@ -100,6 +100,7 @@ def describe(rec: Record, detailed: bool) -> str:
         parts += ["", "Solution:", shown_grid(rec.solution)]
     parts += difficulty_line(rec)
     return "\n".join(parts)
+
 
 
 def marked_grid(board: str, entries: str, wrong: set[str]) -> str:

@@ -13,8 +13,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver import Outcome, analyse, parse
+from solver import Outcome, parse
+from solver.size import NINE
 
+from ._boards import outcome_of as analyse
 from ._confidence import board_confidence, calibration_for
 from ._correct import correct, disputed_blanks
 from ._second_look import second_look
@@ -108,8 +110,9 @@ def solve_board(board: str, reading: Reading) -> Solved:
     """A board given by the user for the photo (a misread fixed by hand): solved as it
     is, never corrected; it is the board as read for the record, and no confidence is
     claimed for it (raises InvalidBoard)."""
-    try:
-        board = parse(board)
+    try:  # a 16x16 board is given as the photo prints it (hex, '.' for empty)
+        board = parse(board) if reading.size == NINE else parse(
+            board, reading.size, reading.alphabet if reading.alphabet == "hex" else None)
     except ValueError as exc:
         raise InvalidBoard(f"not a board: {exc}") from None
     if len(board) != reading.size.cells:

@@ -1,7 +1,7 @@
 """Stage square: the grid warped to a square seen from the front, and its lines (Outline ->
 Square).
 
-The grid is warped (grey only, a third of the work of colour) to a SQUARE px square with
+The grid is warped (grey only, a third of the work of colour) to a square of CELL px a cell with
 MARGIN px of what lies around it, so lines the outline cut off are still seen. Its lines
 are found where they run straight across (`_lattice`); when their crossings stray from the
 straight cut (a corner misplaced by a faint or cut-off border, a fold, curled paper), the
@@ -20,8 +20,9 @@ from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
 from ._stats import quantile, quantiles
 from .products import Geometry, Outline, Square
 
-SQUARE = 360  # side of the warped grid square, px: 40 px cells for 9x9, about the photos'
-# own resolution (their cells are 25-50 px)
+CELL = 40  # px per cell of the warped square, about the photos' own resolution (their
+# cells are 25-50 px); the cells stage's pixel rules are made for it
+SQUARE = 9 * CELL  # side of a 9x9 grid's square, px
 MARGIN = 20  # px of the surroundings warped with the square on every side: half a 9x9 cell
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 PAPER_SMOOTH = 5  # px: the paper estimate is averaged over this box
@@ -37,20 +38,26 @@ LEAST_STROKE = 0.1  # the contrast reference of a square with no strong strokes 
 def cut_square(outline: Outline) -> Square:
     """The stage: warp the grid, find its lines, and re-cut it through them when they stray."""
     n = outline.size.n
-    square, homography = warp_grid(outline.grey, outline.corners, margin=MARGIN)
+    side = square_side(n)
+    square, homography = warp_grid(outline.grey, outline.corners, side, MARGIN)
     ink, inner, top, lattice = _measured(square, MARGIN, n)
     corners = outline.corners
     points = mesh_points(ink, lattice, MARGIN)
     if points is not None:
         to_image = np.linalg.inv(homography)
         points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(points.shape)
-        square, homography = warp_mesh(outline.grey, points, SQUARE, MARGIN)
+        square, homography = warp_mesh(outline.grey, points, side, MARGIN)
         corners = points[[0, 0, n, n], [0, n, n, 0]]
         ink, inner, top, lattice = _measured(square, MARGIN, n)
     grey = np.ascontiguousarray(square[MARGIN:-MARGIN, MARGIN:-MARGIN])
     corners = np.asarray(corners, np.float32).reshape(4, 2)
-    geometry = Geometry(outline.size, corners, homography, lattice, SQUARE)
+    geometry = Geometry(outline.size, corners, homography, lattice, side)
     return Square(grey, inner, stroke_level(top), geometry)
+
+
+def square_side(n: int) -> int:
+    """The warped square's side for a grid of n cells a side: CELL px a cell."""
+    return CELL * n
 
 
 def _square_corners(size: int) -> np.ndarray:

@@ -14,7 +14,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -40,7 +40,7 @@ from .solve import solve_board, solve_reading
 from .square import cut_square
 from .verdict import drawing, photo_record
 
-SIZES = (NINE,)  # the board sizes looked for in a photo
+SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
 PhotoSource = str | os.PathLike | bytes | np.ndarray
 
@@ -55,17 +55,20 @@ class Result:
 
 
 def read_photo(
-    photo: Photo, engine: Recognizer, sizes: tuple[Size, ...] = SIZES,
-    corners: np.ndarray | None = None,
+    photo: Photo, engine: Recognizer | Callable[[Size], Recognizer],
+    sizes: tuple[Size, ...] = SIZES, corners: np.ndarray | None = None,
 ) -> Reading:
     """The reading stages: the board in the photo, upright, with per-cell probabilities
-    (raises NoGrid when there is none). `corners`, when known (the benchmarks' outlines),
-    stand in for the grid stage."""
+    (raises NoGrid when there is none). `engine` is a recognizer, or a function giving the
+    one for the board size found. `corners`, when known (the benchmarks' outlines), stand
+    in for the grid stage (the grid is then of the first of `sizes`)."""
     if corners is None:
         outline = find_outline(photo, sizes)
     else:
         outline = outline_at(photo, corners, sizes[0])
     glyphs = cut_glyphs(outline)
+    if callable(engine) and not hasattr(engine, "read"):
+        engine = engine(outline.size)
     return read_glyphs(glyphs, engine, photo.header.orientation)
 
 
@@ -114,9 +117,8 @@ def solve_photo(
 
 
 def _solve(source: PhotoSource, settings: Settings, board: str | None, label: str) -> Result:
-    engine = engine_named(settings.engine)
     photo = _photo(source, settings.max_pixels)
-    reading = read_photo(photo, engine)
+    reading = read_photo(photo, lambda size: engine_named(settings.engine, size), settings.sizes)
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
     advice = advise(solved.board, solved.solution, reading.size, solved.entries,

@@ -212,6 +212,7 @@ class TesseractRecognizer:
 
     name = "tesseract"
     symbols = DIGITS
+    alphabet = "digits"
     calibrated = False  # fixed stand-in probabilities: no basis for correcting misreads
 
     def __init__(self, tiled_timeout: float = TILED_TIMEOUT, retry_timeout: float = RETRY_TIMEOUT):

@@ -13,6 +13,7 @@ from typing import Any
 from solver.logic import Step
 
 from .advice import Advice
+from .alphabet import printed_board, printed_symbol
 from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
 from .records import Record, Status, solver_status
 
@@ -30,17 +31,19 @@ def photo_record(
     status = solver_status(solved.status)
     hidden = check or advice.hint is not None
     solution = solved.solution if status is Status.SOLVED and not hidden else None
+    alphabet = reading.alphabet
     extra: dict[str, Any] = {
-        "entries": solved.entries or "0" * size.cells,
+        "alphabet": alphabet,
+        "entries": printed_board(solved.entries or "0" * size.cells, alphabet),
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "cells": ink_classes(reading),
-        **advice_fields(advice),
+        **advice_fields(advice, lambda v: printed_symbol(size.symbol_of(v), alphabet)),
     }
     return Record(
         label, status, message(reading, solved, check),
-        board=solved.read,
-        solution=solution,
+        board=printed_board(solved.read, alphabet),
+        solution=printed_board(solution, alphabet),
         size=size.n,
         givens=sum(ch != "0" for ch in solved.board),
         corrections=[correction(c, reading) for c in solved.corrections],
@@ -66,8 +69,11 @@ def advice_fields(advice: Advice, symbol: Callable[[int], str] | None = None) ->
 
 def correction(fix: Correction, reading: Reading) -> dict[str, Any]:
     """A correction as the record shows it: the cell as r3c5, '' for empty."""
-    return {"cell": reading.size.cell_name(fix.cell), "read": "" if fix.read == "0" else fix.read,
-            "used": "" if fix.used == "0" else fix.used, "probability": round(fix.probability, 4)}
+    def shown(symbol: str) -> str:
+        return "" if symbol == "0" else printed_symbol(symbol, reading.alphabet)
+
+    return {"cell": reading.size.cell_name(fix.cell), "read": shown(fix.read),
+            "used": shown(fix.used), "probability": round(fix.probability, 4)}
 
 
 def ink_classes(reading: Reading) -> list[dict[str, Any]]:
@@ -110,8 +116,9 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
         if check:
             named.append(name)
         else:
-            named.append(f"{name} (you wrote {solved.entries[cell]}, it is "
-                         f"{solved.solution[cell]})")
+            wrote, right = (printed_symbol(solved.entries[cell], reading.alphabet),
+                            printed_symbol(solved.solution[cell], reading.alphabet))
+            named.append(f"{name} (you wrote {wrote}, it is {right})")
     more = ", ..." if len(solved.wrong) > LISTED else ""
     return f"{len(solved.wrong)} of your {written} entries are wrong: {', '.join(named)}{more}"
 
@@ -125,17 +132,20 @@ def drawing(
     mode, nor with a hint)."""
     if hint is not None:
         return hint_drawing(solved, reading, hint)
+    def shown(symbol: str) -> str:
+        return printed_symbol(symbol, reading.alphabet)
+
     values = {}
     if not check:
         entries = solved.entries or "0" * len(solved.board)
         values = {
-            cell: symbol
+            cell: shown(symbol)
             for cell, (given, entry, symbol) in enumerate(
                 zip(solved.board, entries, solved.solution, strict=True))
             if given == "0" and entry == "0"
         }
     rings = tuple(c.cell for c in solved.corrections if c.used != "0")
-    wrong = {cell: None if check else solved.solution[cell] for cell in solved.wrong}
+    wrong = {cell: None if check else shown(solved.solution[cell]) for cell in solved.wrong}
     return Drawing(values, rings, reading.style, wrong)
 
 
@@ -144,7 +154,10 @@ def hint_drawing(solved: Solved, reading: Reading, hint: Step) -> Drawing:
     its placement written in, the candidates it removes struck; a hint to fix wrong entries
     marks them without telling the right symbols."""
     size = reading.size
-    symbol = size.symbol_of
+
+    def symbol(value: int) -> str:
+        return printed_symbol(size.symbol_of(value), reading.alphabet)
+
     steps = [hint] if hint.then is None else [hint, hint.then]
     placements = {cell: symbol(v) for step in steps for cell, v in step.placements}
     shade = sorted({cell for step in steps for unit in step.units for cell in size.units[unit]})

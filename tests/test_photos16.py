@@ -1,0 +1,108 @@
+"""16x16 Super Sudoku photos (hex 0-9 A-F): found, read, solved and drawn, through the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks.render16 import CANONICAL, hex_puzzle, printed, render_photo
+from pipeline._cnn import builtin
+from pipeline.alphabet import printed_board, printed_symbol
+from pipeline.grid import find_outline
+from pipeline.load import load_photo
+from pipeline.products import Header, Photo
+from pipeline.report import shown_grid
+from pipeline.settings import sizes_named
+from solver.size import NINE, SIXTEEN
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
+SEED = 7  # a puzzle and a photo the reader never trained on (its seeds start at 1 000 000)
+
+
+@pytest.fixture(scope="module")
+def shot():
+    board, solution = hex_puzzle(np.random.default_rng(SEED))
+    return render_photo(board, solution, "hershey-simplex", True, 0.8, SEED)
+
+
+@pytest.fixture
+def shot_file(tmp_path, shot):
+    path = tmp_path / "super.png"
+    assert cv2.imwrite(str(path), shot.image)
+    return path
+
+
+def test_hex_alphabet_prints_values_from_zero_with_dots_for_blanks():
+    assert printed_symbol("1", "hex") == "0" and printed_symbol("G", "hex") == "F"
+    assert printed_symbol("0", "hex") == "."
+    assert printed_board("10AG", "hex") == "0.9F"
+    assert printed_board("105", "digits") == "105"  # 9x9 boards keep their digits
+
+
+def test_the_sixteen_symbol_reader_reads_the_canonical_symbols_printed_in_hex():
+    reader = builtin(SIXTEEN)
+    assert reader.symbols == CANONICAL and reader.alphabet == "hex"
+    assert builtin(NINE).symbols == "123456789" and builtin(NINE).alphabet == "digits"
+
+
+def test_size_auto_finds_a_sixteen_grid(shot):
+    photo = Photo(shot.image, Header("array", shot.image.shape[1], shot.image.shape[0]))
+    outline = find_outline(photo, sizes_named("auto"))
+    assert outline.size == SIXTEEN
+    side = np.linalg.norm(shot.corners[1] - shot.corners[0])
+    assert np.abs(outline.corners - shot.corners).max() < 0.05 * side
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.jpg")))
+def test_size_auto_finds_nine_grids_in_the_sample_photos(name):
+    assert find_outline(load_photo(SAMPLES / name), sizes_named("auto")).size == NINE
+
+
+def test_a_sixteen_photo_is_solved_end_to_end(cli, shot_file, shot):
+    run = cli("--json", shot_file)
+    assert run.code == 0, run.out + run.err
+    (rec,) = run.records
+    assert rec["status"] == "solved" and rec["size"] == 16 and rec["alphabet"] == "hex"
+    assert rec["solution"] == printed(shot.solution)
+    assert set(rec["board"]) <= set("0123456789ABCDEF.")
+    annotated = cv2.imread(rec["output"])
+    assert annotated.shape == shot.image.shape
+    drawn = np.abs(annotated.astype(int) - shot.image.astype(int)).max(axis=2) > 60
+    assert drawn.sum() > 136 * 20  # a symbol written into each of the 136 blanks
+
+
+def test_text_output_draws_the_sixteen_grid_in_hex(cli, shot_file, shot):
+    run = cli(shot_file)
+    assert run.code == 0, run.out + run.err
+    first_row = printed(shot.solution)[:16]
+    assert " | ".join(" ".join(first_row[i : i + 4]) for i in range(0, 16, 4)) in run.out
+
+
+def test_size_nine_on_a_sixteen_photo_fails_with_a_sentence(cli, shot_file):
+    run = cli("--json", "--size", "9", shot_file)
+    assert run.code == 2
+    (rec,) = run.records
+    assert rec["status"] == "no_grid" and "no 9x9 Sudoku grid" in rec["message"]
+
+
+def test_size_sixteen_reads_the_sixteen_photo(cli, shot_file, shot):
+    (rec,) = cli("--json", "--size", "16", shot_file).records
+    assert rec["solution"] == printed(shot.solution)
+
+
+def test_a_sixteen_record_is_shown_as_a_hex_grid_with_box_separators():
+    board = printed("0" * 255 + "1")
+    lines = shown_grid(board).splitlines()
+    assert len(lines) == 19 and lines[4].startswith("-")
+    assert lines[0] == " | ".join([". . . ."] * 4) and lines[-1].endswith(". . . 0")
+
+
+def test_a_board_given_for_a_sixteen_photo_is_taken_in_hex(shot):
+    from pipeline.stages import solve_photo
+
+    result = solve_photo(shot.image, board=printed(shot.board))
+    assert result.record.status == "solved"
+    assert result.record.solution == printed(shot.solution)
