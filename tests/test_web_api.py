@@ -259,3 +259,23 @@ def test_records_are_json_with_no_caching(client):
     assert answer.headers["content-type"] == "application/json"
     assert answer.headers["cache-control"] == "no-store"
     json.loads(answer.text)
+
+
+def test_a_sixteen_board_is_answered_in_hex_and_fixed_in_hex(client, tmp_path):
+    from benchmarks.render16 import hex_puzzle, render_photo
+
+    board, solution = hex_puzzle(np.random.default_rng(7))
+    shot = render_photo(board, solution, "hershey-simplex", True, 0.8, 7)
+    path = tmp_path / "super.png"
+    assert cv2.imwrite(str(path), shot.image)
+    rec = upload(client, path, "super.png").json()
+    assert rec["status"] == "solved" and rec["alphabet"] == "hex"
+    assert len(rec["board"]) == 256 and "." in rec["board"] and "G" not in rec["solution"]
+    fixed = client.post("/api/solve", json={"board": rec["board"], "photo": rec["id"],
+                                            "alphabet": "hex"}).json()
+    assert fixed["status"] == "solved" and fixed["solution"] == rec["solution"]
+    typed = client.post("/api/solve", json={"board": rec["board"], "alphabet": "hex"}).json()
+    assert typed["board"] == rec["board"] and typed["solution"] == rec["solution"]
+    no_zero = rec["board"].replace("0", ".")  # neither a 0 nor a G: which alphabet?
+    unclear = client.post("/api/solve", json={"board": no_zero})
+    assert unclear.status_code == 400 and "alphabet" in unclear.json()["message"]

@@ -122,6 +122,37 @@ def test_check_mode_shows_no_digit_not_on_the_paper(page, running, tmp_path):
     assert "".join(shown) == SMALL_SOLUTION
 
 
+def test_a_sixteen_photo_shows_its_board_in_hex_and_takes_a_fix(page, running, tmp_path):
+    import cv2
+    import numpy as np
+
+    from benchmarks.render16 import hex_puzzle, render_photo
+
+    board, solution = hex_puzzle(np.random.default_rng(7))
+    shot = render_photo(board, solution, "hershey-simplex", True, 0.8, 7)
+    path = tmp_path / "super.png"
+    assert cv2.imwrite(str(path), shot.image)
+    page.goto(running.url)
+    page.set_input_files("#camera", str(path))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    expect(page.locator("#status-title")).to_have_text("Solved")
+    assert page.locator("#board .cell").count() == 256
+    assert page.locator("#pad [data-value]").count() == 17  # 0-F and Clear
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent)")
+    assert set("".join(shown)) <= set("0123456789ABCDEF") and "G" not in "".join(shown)
+    given = next(i for i, c in enumerate(board) if c != "0")
+    other = next(i for i in range(given - given % 16, given - given % 16 + 16)
+                 if i != given and board[i] != "0")  # another given of its row
+    first_image = page.locator("#photo").get_attribute("src")
+    page.click(f"#board [data-cell='{given}']")  # a misread: it clashes with the other
+    page.click(f"#pad [data-value='{shown[other]}']")
+    expect(page.locator("#status-title")).to_have_text("Some digits clash", timeout=WAIT_MS)
+    page.click(f"#board [data-cell='{given}']")  # and put it back, in hex
+    page.click(f"#pad [data-value='{shown[given]}']")
+    expect(page.locator("#status-title")).to_have_text("Solved", timeout=WAIT_MS)
+    expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
+
+
 def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):
     page.goto(running.url)
     page.click("#type-board")

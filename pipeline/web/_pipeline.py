@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from solver import parse
+from solver.alphabet import HEX, display
+from solver.size import size_for_cells
 
 from ..batch import worker_pool
 from ..errors import UnreadableImage
@@ -42,9 +44,17 @@ def photo_job(name: str, photo: Path, output: Path, board: str | None = None) ->
     return Job(name, photo, output, board=board)
 
 
-def canonical_board(text: str) -> str:
-    """The canonical form of a board typed or fixed by the user (raises ValueError)."""
-    return parse(text)
+def canonical_board(text: str, alphabet: str | None = None) -> str:
+    """A board typed or fixed by the user, checked, and written as records write boards of
+    its size: a 16x16 one in hex with '.' for empty (as the newspaper prints it), the rest
+    canonical. `alphabet` ('hex', 'letters', 'digits') settles a board that could be read
+    two ways (raises ValueError)."""
+    board = parse(text, alphabet=alphabet)
+    return HEX.write(board) if _shown_in_hex(board) else board
+
+
+def _shown_in_hex(board: str) -> bool:
+    return display(size_for_cells(len(board))) is HEX
 
 
 def not_an_image(photo: Path) -> str | None:
@@ -73,8 +83,9 @@ def process(job: Job, settings: Settings) -> dict:
 
 
 def typed_board(name: str, board: str) -> dict:
-    """The record of a typed board (no photo), with every key of a photo's record."""
-    return solve_one(name, board).as_dict()
+    """The record of a typed board (no photo, as `canonical_board` writes it), with every
+    key of a photo's record."""
+    return solve_one(name, board, alphabet=HEX.name if _shown_in_hex(board) else None).as_dict()
 
 
 def failure(name: str, status: str, message: str) -> dict:

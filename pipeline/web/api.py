@@ -7,7 +7,8 @@
 
 Any of them may add `check` (form field "1"/"true"/"on", or JSON true): check the pen
 entries without spoiling, as `snapsolve --check` does (no solution in the answer, nothing
-drawn but the wrong entries' rings).
+drawn but the wrong entries' rings); and `alphabet` ("hex", "letters", "digits") for a
+16x16 board that could be read two ways (answers write 16x16 boards in hex, '.' empty).
 
 The answer is the photo's record (as `snapsolve --json` prints it) plus `id` (to send a
 fixed board for the same photo) and `image_url` (the annotated photo, full resolution).
@@ -37,7 +38,7 @@ from .workers import Busy, WorkerLost, Workers
 
 COPY_CHUNK = 1 << 20  # bytes copied at a time from the parsed upload into the store
 NAME_MAX = 120  # characters of an upload's file name kept as its record's "input"
-FORM_LIMITS = {"max_files": 1, "max_fields": 4, "max_part_size": MAX_FIELD_BYTES}
+FORM_LIMITS = {"max_files": 1, "max_fields": 5, "max_part_size": MAX_FIELD_BYTES}
 TYPED = "board"  # the record's "input" for a board typed without a photo
 YES = ("1", "true", "on", "yes")  # a form field's ways of saying a check box is ticked
 
@@ -88,9 +89,10 @@ async def _from_form(request: Request) -> Response:
     try:
         photo, board, check = form.get("photo"), form.get("board"), form.get("check")
         check = isinstance(check, str) and check.strip().lower() in YES
-        if isinstance(board, UploadFile):
-            raise Refused(400, "bad_board", "the field 'board' must be text, not a file")
-        board = None if board is None else _board(board)
+        alphabet = form.get("alphabet")
+        if isinstance(board, UploadFile) or isinstance(alphabet, UploadFile):
+            raise Refused(400, "bad_board", "the fields 'board' and 'alphabet' must be text")
+        board = None if board is None else _board(board, alphabet)
         if isinstance(photo, UploadFile):
             return await _upload(request, photo, board, check)
         if photo is not None:
@@ -121,7 +123,8 @@ async def _from_json(request: Request) -> Response:
         raise Refused(400, "bad_json", f"malformed JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict) or "board" not in data:
         raise Refused(400, "bad_json", "send a JSON object with a 'board'")
-    board, photo_id, check = _board(data["board"]), data.get("photo"), data.get("check", False)
+    board = _board(data["board"], data.get("alphabet"))
+    photo_id, check = data.get("photo"), data.get("check", False)
     if not isinstance(check, bool):
         raise Refused(400, "bad_json", "'check' must be true or false")
     if photo_id is None:
@@ -139,12 +142,14 @@ async def _from_json(request: Request) -> Response:
         return await _read(request, entry, meta.get("name", "photo"), board, check, fresh=False)
 
 
-def _board(text: Any) -> str:
-    """A board from outside in canonical form (raises Refused)."""
+def _board(text: Any, alphabet: Any = None) -> str:
+    """A board from outside, checked and written as records write it (raises Refused)."""
     if not isinstance(text, str):
         raise Refused(400, "bad_board", "'board' must be a string of digits")
+    if alphabet is not None and not isinstance(alphabet, str):
+        raise Refused(400, "bad_board", "'alphabet' must be 'hex', 'letters' or 'digits'")
     try:
-        return canonical_board(text)
+        return canonical_board(text, alphabet or None)
     except ValueError as exc:
         raise Refused(400, "bad_board", f"not a board: {exc}") from None
 

@@ -4,7 +4,7 @@
 // The API (docs/web.md): POST /api/solve with a photo (multipart) or a board (JSON), and
 // the answer is the photo's record plus `id` and `image_url`.
 
-import { Board, emptyBoard } from "./board.js";
+import { Board, alphabetOf, emptyBoard, emptyOf } from "./board.js";
 import { Viewer } from "./viewer.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,7 +53,8 @@ for (const input of [$("camera"), $("chooser")]) {
     input.value = "";
   });
 }
-$("type-board").addEventListener("click", () => typeBoard());
+$("type-board").addEventListener("click", () => typeBoard(9));
+$("type-board-16").addEventListener("click", () => typeBoard(16));
 $("type-instead").addEventListener("click", () => typeBoard());
 for (const id of ["again", "retake"]) {
   $(id).addEventListener("click", () => {
@@ -177,6 +178,7 @@ async function resolve(next) {
   const pending = new AbortController();
   page.pending = pending;
   const body = page.photoId ? { board: next, photo: page.photoId, check: checking() } : { board: next };
+  if (alphabetOf(next)) body.alphabet = alphabetOf(next);
   try {
     let response = await post(body, pending.signal);
     if (response.status === 404 && page.photoId) { // the photo expired: solve the board alone
@@ -200,12 +202,12 @@ function post(body, signal) {
   });
 }
 
-function typeBoard() {
+function typeBoard(n = 9) {
   clearTimeout(page.timer);
   page.pending?.abort();
   Object.assign(page, { file: null, photoId: null, read: null, record: null });
   page.fixed = new Set();
-  showRecord({ status: "typing", board: emptyBoard(9), solution: null, message: "", corrections: [] }, true);
+  showRecord({ status: "typing", board: emptyBoard(n), solution: null, message: "", corrections: [] }, true);
   board.select(0);
 }
 
@@ -224,7 +226,8 @@ function showRecord(rec, fresh) {
   if (typing) {
     setStatus("typing", "Type the digits of the puzzle: tap a cell, then a digit.");
   } else if (!page.file && rec.status === "multiple") {
-    const count = [...rec.board].filter((c) => c !== "0").length;
+    const empty = emptyOf(Math.round(Math.sqrt(rec.board.length)));
+    const count = [...rec.board].filter((c) => c !== empty).length;
     setStatus("typing", `${count} digits so far: keep typing (the board has more than one solution yet).`);
   } else {
     setStatus(rec.status, explain(rec));
@@ -285,7 +288,9 @@ function paintBoard() {
     : "A digit misread? Tap its cell, then the right digit (or Clear).";
   $("undo").hidden = page.fixed.size === 0;
   const corrected = new Set((rec.corrections || []).map((c) => cellIndex(c.cell, current)));
-  const entries = rec.entries && rec.entries.length === current.length && /[^0.]/.test(rec.entries) ? rec.entries : null;
+  const empty = emptyOf(Math.round(Math.sqrt(current.length)));
+  const entries = rec.entries && rec.entries.length === current.length
+    && [...rec.entries].some((c) => c !== empty) ? rec.entries : null;
   const wrong = new Set((rec.wrong_entries || []).map((name) => cellIndex(name, current)));
   board.show({
     board: current,

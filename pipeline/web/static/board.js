@@ -1,8 +1,9 @@
 // The board as read, drawn from the record: any size (n x n with b x b boxes, from the
 // board's length), each cell a button that can be selected and given a value.
 //
-// A board is a string of n*n canonical characters: '0' empty, '1'-'9' then 'A', 'B', ...
-// for the values 1..n (the server's representation). What a cell shows is decided in one
+// A board is a string of n*n characters as the server writes it: for 16x16 the newspaper's
+// hex (0-9 A-F for the values, '.' empty), for the other sizes the canonical symbols ('0'
+// empty, '1'-'9' then 'A', 'B', ... for the values 1..n). What a cell shows is decided in one
 // place, `cellView`, from the layers of the state: the board, the solution, the cells the
 // server corrected, the cells the user fixed, the clashes. A later layer (pen entries and
 // the wrong ones in check mode) is one more entry there.
@@ -16,12 +17,24 @@ export function sizeOf(board) {
   return { n, box };
 }
 
+const HEX = "0123456789ABCDEF";
+
 export function symbols(n) {
-  return SYMBOLS.slice(0, n);
+  return n === 16 ? HEX : SYMBOLS.slice(0, n);
+}
+
+// The character of an empty cell on a board of n x n.
+export function emptyOf(n) {
+  return n === 16 ? "." : "0";
+}
+
+// The alphabet the server is told a board is in ("hex" for 16x16), or undefined.
+export function alphabetOf(board) {
+  return board.length === 256 ? "hex" : undefined;
 }
 
 export function emptyBoard(n = 9) {
-  return "0".repeat(n * n);
+  return emptyOf(n).repeat(n * n);
 }
 
 export function cellName(i, n) {
@@ -32,6 +45,7 @@ export function cellName(i, n) {
 export function clashes(board) {
   const { n, box } = sizeOf(board);
   const bad = new Set();
+  const empty = emptyOf(n);
   const units = [];
   for (let k = 0; k < n; k++) {
     const row = [], col = [], blk = [];
@@ -47,7 +61,7 @@ export function clashes(board) {
     const seen = new Map();
     for (const i of unit) {
       const v = board[i];
-      if (v === "0") continue;
+      if (v === empty) continue;
       if (seen.has(v)) { bad.add(i); bad.add(seen.get(v)); } else seen.set(v, i);
     }
   }
@@ -57,13 +71,14 @@ export function clashes(board) {
 // What one cell shows: its text and its classes, from every layer of the state.
 function cellView(state, i) {
   const given = state.board[i];
+  const empty = emptyOf(state.n);
   const classes = [];
   let text = "";
-  const entry = state.entries ? state.entries[i] : "0";
-  if (given !== "0") {
+  const entry = state.entries ? state.entries[i] : empty;
+  if (given !== empty) {
     text = given;
     classes.push("given");
-  } else if (entry !== "0") {
+  } else if (entry !== empty) {
     text = entry;
     classes.push("entry");
     if (state.wrong.has(i)) classes.push("wrong");
@@ -140,7 +155,7 @@ export class Board {
     this.pad.style.setProperty("--values", n + 1);
     this.pad.style.setProperty("--half", Math.ceil((n + 1) / 2));
     for (const v of symbols(n)) this.pad.append(padButton(v, v, `Put ${v} in the selected cell`));
-    this.pad.append(padButton("0", "Clear", "Clear the selected cell"));
+    this.pad.append(padButton(emptyOf(n), "Clear", "Clear the selected cell", true));
   }
 
   paint() {
@@ -184,8 +199,8 @@ export class Board {
       if (j >= 0 && j < n * n && (Math.abs(moves[e.key]) === n || Math.floor(j / n) === Math.floor(i / n))) this.select(j);
     } else if (symbols(n).includes(key) && key.length === 1) {
       this.set(i, key);
-    } else if (["0", ".", " ", "Backspace", "Delete"].includes(e.key)) {
-      this.set(i, "0");
+    } else if ([".", " ", "Backspace", "Delete"].includes(e.key) || (e.key === "0" && n !== 16)) {
+      this.set(i, emptyOf(n));
     } else if (e.key === "Escape") {
       s.selected = null;
       this.paint();
@@ -196,13 +211,13 @@ export class Board {
   }
 }
 
-function padButton(value, label, title) {
+function padButton(value, label, title, clear = false) {
   const b = document.createElement("button");
   b.type = "button";
   b.dataset.value = value;
   b.textContent = label;
   b.title = title;
   b.setAttribute("aria-label", title);
-  if (value === "0") b.classList.add("clear");
+  if (clear) b.classList.add("clear");
   return b;
 }
