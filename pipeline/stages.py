@@ -26,7 +26,10 @@ from solver.size import NINE, Size
 from ._cnn import Recognizer
 from ._image import to_grey
 from .advice import advise
+from ._pen_net import PenNet
+from ._pen_net import builtin as pen_net
 from .cells import find_cells
+from .entries import read_entries
 from .errors import MissingDependency, PhotoTimeout, SnapsolveError
 from .glyphs import find_glyphs
 from .grid import find_outline
@@ -56,17 +59,20 @@ class Result:
 
 def read_photo(
     photo: Photo, engine: Recognizer, sizes: tuple[Size, ...] = SIZES,
-    corners: np.ndarray | None = None,
+    corners: np.ndarray | None = None, pen: PenNet | None | bool = True,
 ) -> Reading:
-    """The reading stages: the board in the photo, upright, with per-cell probabilities
-    (raises NoGrid when there is none). `corners`, when known (the benchmarks' outlines),
-    stand in for the grid stage."""
+    """The reading stages: the board in the photo, upright, with per-cell probabilities,
+    the printed givens told apart from entries written by hand (raises NoGrid when there is
+    no grid). `corners`, when known (the benchmarks' outlines), stand in for the grid
+    stage; `pen` is the ink classifier (True: the shipped one; False: printed only)."""
     if corners is None:
         outline = find_outline(photo, sizes)
     else:
         outline = outline_at(photo, corners, sizes[0])
     glyphs = cut_glyphs(outline)
-    return read_glyphs(glyphs, engine, photo.header.orientation)
+    reading = read_glyphs(glyphs, engine, photo.header.orientation)
+    net = pen_net() if pen is True else pen or None
+    return read_entries(reading, glyphs, photo.pixels, net)
 
 
 def cut_glyphs(outline: Outline) -> Glyphs:
