@@ -25,9 +25,9 @@ from solver.size import NINE, Size
 
 from ._cnn import Recognizer
 from ._image import to_grey
-from .advice import advise
 from ._pen_net import PenNet
 from ._pen_net import builtin as pen_net
+from .advice import advise
 from .cells import find_cells
 from .entries import read_entries
 from .errors import MissingDependency, PhotoTimeout, SnapsolveError
