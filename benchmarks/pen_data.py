@@ -110,15 +110,20 @@ def cell_quads(geometry: Geometry, inset: float = INSET) -> np.ndarray:
     return flat[geometry.upright_order()]
 
 
-def _mask(shape: tuple[int, int], quad: np.ndarray) -> np.ndarray:
-    mask = np.zeros(shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
-    return mask.astype(bool)
+def _region(shape: tuple[int, ...], quad: np.ndarray) -> tuple[slice, slice, np.ndarray]:
+    """The bounding box of a quad in an image (row and column slices) and the quad's mask
+    in it."""
+    h, w = shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, [x0 + 1, y0 + 1], [w, h])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return slice(y0, y1), slice(x0, x1), mask.astype(bool)
 
 
-def _paper(pixels: np.ndarray, mask: np.ndarray) -> np.ndarray:
+def _paper(inside: np.ndarray) -> np.ndarray:
     """A cell's paper colour: its pixels at least as light as the PAPER_SHARE quantile."""
-    inside = pixels[mask].astype(np.float32)
+    inside = inside.astype(np.float32)
     light = inside.mean(axis=1)
     return inside[light >= np.quantile(light, PAPER_SHARE)].mean(axis=0)
 
@@ -129,13 +134,15 @@ def greyed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray, pencil: boo
     out = pixels.copy()
     darken = PENCIL_DARKEN if pencil else BLACK_DARKEN
     for i in np.flatnonzero(cells):
-        mask = _mask(pixels.shape[:2], quads[i])
+        rows, cols, mask = _region(pixels.shape, quads[i])
         if mask.sum() < 9:
             continue
-        paper = _paper(pixels, mask)
-        light = pixels[mask].astype(np.float32).mean(axis=1)
+        inside = pixels[rows, cols][mask]
+        paper = _paper(inside)
+        light = inside.astype(np.float32).mean(axis=1)
         amount = np.clip((paper.mean() - light) / max(paper.mean(), 1.0), 0, 1)
-        out[mask] = np.clip(paper[None] * (1 - darken * amount[:, None]), 0, 255).astype(np.uint8)
+        new = np.clip(paper[None] * (1 - darken * amount[:, None]), 0, 255).astype(np.uint8)
+        out[rows, cols][mask] = new
     return out
 
 
@@ -143,21 +150,22 @@ def erased(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray) -> np.ndarr
     """The photo with `cells` rubbed out to their paper's colour."""
     out = pixels.copy()
     for i in np.flatnonzero(cells):
-        mask = _mask(pixels.shape[:2], quads[i])
+        rows, cols, mask = _region(pixels.shape, quads[i])
         if mask.sum() >= 9:
-            out[mask] = _paper(pixels, mask).astype(np.uint8)
+            out[rows, cols][mask] = _paper(pixels[rows, cols][mask]).astype(np.uint8)
     return out
 
 
 def planted(pixels: np.ndarray, quads: np.ndarray, swaps: list[tuple[int, int]]) -> np.ndarray:
     """The photo with each (source, target) pen cell's image copied onto the target."""
     out = pixels.copy()
-    h, w = pixels.shape[:2]
     for source, target in swaps:
-        matrix = cv2.getPerspectiveTransform(quads[source], quads[target])
-        moved = cv2.warpPerspective(pixels, matrix, (w, h), flags=cv2.INTER_LINEAR)
-        mask = _mask((h, w), quads[target])
-        out[mask] = moved[mask]
+        rows, cols, mask = _region(pixels.shape, quads[target])
+        shift = np.array([cols.start, rows.start], np.float32)
+        matrix = cv2.getPerspectiveTransform(quads[source], quads[target] - shift)
+        size = (cols.stop - cols.start, rows.stop - rows.start)
+        moved = cv2.warpPerspective(pixels, matrix, size, flags=cv2.INTER_LINEAR)
+        out[rows, cols][mask] = moved[mask]
     return out
 
 
