@@ -16,7 +16,7 @@ from solver import analyse, parse
 from ._correct import board_probability, correct, disputed_blanks
 from ._second_look import second_look
 from .errors import InvalidBoard
-from .products import Reading, Solved
+from .products import Ink, Reading, Solved
 
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
@@ -34,7 +34,9 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     outcome = analyse(board, limit=2, max_nodes=SEARCH_NODES)
     probs = reading.probabilities
     if outcome.status == "multiple" and correcting:  # a digit missed: look again
-        probs = second_look(reading, disputed_blanks(board, SEARCH_NODES))
+        pen = reading.ink_classes[:, Ink.PEN] >= 0.5  # handwriting is no faint given
+        disputed = [c for c in disputed_blanks(board, SEARCH_NODES) if not pen[c]]
+        probs = second_look(reading, disputed)
     corrections = ()
     if outcome.status != "solved" and correcting:
         fixed = correct(board, probs, symbols)
