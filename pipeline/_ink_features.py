@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from ._image import clamped_box
+from ._stats import quantile
 from .products import CellInk, Geometry
 
 CORE_SHARE = 0.5  # a cell's ink is its pixels darker than this share of its central peak
@@ -75,9 +76,9 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
         rows, cols_ = np.nonzero(core)
         side = float(max(cell.shape))
         out[i] = (
-            (chroma[win][core].mean() - np.median(chroma[win][paper])) / CHROMA_SCALE,
-            (hue[win][core].mean() - np.median(hue[win][paper])) / CHROMA_SCALE,
-            float(np.median(cell[core])) / lines,
+            (chroma[win][core].mean() - quantile(chroma[win][paper], 0.5)) / CHROMA_SCALE,
+            (hue[win][core].mean() - quantile(hue[win][paper], 0.5)) / CHROMA_SCALE,
+            quantile(cell[core], 0.5) / lines,
             2 * area / max(edge, 1.0) / side * 10,
             (rows.max() - rows.min() + 1) / side,
             (cols_.max() - cols_.min() + 1) / side,
