@@ -22,7 +22,8 @@ from .products import Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
 
 PEN_SURE = 0.95  # a cell is surely written by hand from this probability ...
-MIN_PEN = 2  # ... and a photo holds entries when at least this many cells are
+MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
+# photos of the training part reach 2 at most: docs/benchmarks.md)
 
 
 def ink_inputs(
