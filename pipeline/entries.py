@@ -21,9 +21,9 @@ from ._pen_net import PenNet
 from .products import Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
 
-PEN_SURE = 0.95  # a cell is surely written by hand from this probability ...
+PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
 MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
-# photos of the training part reach 2 at most: docs/benchmarks.md)
+# photos of the training part reach 1 at most, filled ones 23 at least: docs/benchmarks.md)
 
 
 def ink_inputs(
