@@ -153,6 +153,6 @@ def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
         np.zeros((81, GLYPH, GLYPH)), np.zeros((81, FEATURES)), np.ones(81, bool)))
     assert read_entries(before, None, None, Fixed((0.1, 0.85, 0.05))) is before
     assert read_entries(before, None, None, None) is before
-    after = read_entries(before, None, None, Fixed((0.0, 0.02, 0.98)))
+    after = read_entries(before, None, None, Fixed((0.0, 0.0005, 0.9995)))
     assert after is not before and MIN_PEN <= 81
     assert after.board == "0" * 81 and after.entry_probabilities is not None
