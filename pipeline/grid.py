@@ -149,7 +149,7 @@ def _scored(mask: np.ndarray, quad: np.ndarray, ns: tuple[int, ...]) -> tuple[fl
     """The best structure score of a quad over the sizes, and that size (one warp)."""
     square = warp_square(mask, order_corners(quad))[None]
     scores = [float(structure_scores(square, n)[0]) for n in ns]
-    if max(scores) < CONFIDENT:  # digits in its cells, perhaps (a grid filled in by hand)
+    if max(scores) < MIN_SCORE:  # digits in its cells, perhaps (a grid filled in by hand)
         scores = [max(s, float(line_scores(square, n)[0])) for s, n in zip(scores, ns, strict=True)]
     best = int(np.argmax(scores))
     return scores[best], ns[best]
