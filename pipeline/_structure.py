@@ -19,6 +19,8 @@ STRIPS = 3  # strips across the square per axis, each profiled on its own (a fol
 # shadow may break a line in one strip)
 LINE_REACH = 0.25  # of a cell: how far from its expected place an inner line may lie
 INTERIOR = (0.3, 0.7)  # the middle of a cell, where no long line may run
+RUN_CELLS = 1.35  # a straight ink run this many cells long is a line, never a digit (a
+# digit, printed or handwritten, spans less than a cell)
 
 
 def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
@@ -60,6 +62,11 @@ def structure_scores(squares: np.ndarray, n: int) -> np.ndarray:
     required: some newspapers print the grid without a border. Integer sums and a cumulative
     count keep this to a few array operations for all candidates at once.
     """
+    return _axis_scores(squares, n).min(axis=1)
+
+
+def _axis_scores(squares: np.ndarray, n: int) -> np.ndarray:
+    """(k, 2) structure score of each square per axis: lines across rows, then columns."""
     k, side, _ = squares.shape
     width = side // STRIPS
     rows = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
@@ -73,10 +80,24 @@ def structure_scores(squares: np.ndarray, n: int) -> np.ndarray:
     hits = np.add.reduceat(inked.sum(axis=2), [0, n - 1], axis=2)  # lines, dirty cells
     present = hits[..., 0] / (STRIPS * (n - 1))
     clean = 1.0 - hits[..., 1] / (STRIPS * n)
-    return (present * clean).min(axis=1)
+    return present * clean
 
 
 def grid_score(mask: np.ndarray, quad: np.ndarray, n: int) -> float:
     """How much the quad looks like a grid of n cells a side, in [0, 1]."""
     square = warp_square(mask, order_corners(quad))
     return float(structure_scores(square[None], n)[0])
+
+
+def line_scores(squares: np.ndarray, n: int) -> np.ndarray:
+    """structure_scores of k warped squares counting only straight ink runs at least
+    RUN_CELLS cells long (each axis's profile on the runs along it): a grid filled with
+    digits, printed or written by hand, then scores as an empty one, while ink in the wrong
+    places (kakuro, crossword, a part of a grid) still counts, since lines are long runs."""
+    k, side, _ = squares.shape
+    run = max(3, int(round(RUN_CELLS * side / n)))
+    along_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1))
+    along_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (1, run))
+    rows = np.stack([cv2.morphologyEx(s, cv2.MORPH_OPEN, along_rows) for s in squares])
+    cols = np.stack([cv2.morphologyEx(s, cv2.MORPH_OPEN, along_cols) for s in squares])
+    return np.minimum(_axis_scores(rows, n)[:, 0], _axis_scores(cols, n)[:, 1])

@@ -32,7 +32,7 @@ from ._candidates import (
 from ._edge import cut_quad
 from ._image import INK_DELTA, downscale, ink_mask, stretched, to_grey
 from ._quads import hull_to_quad, order_corners, rough_corners
-from ._structure import COARSE_WARP, structure_scores, warp_square
+from ._structure import COARSE_WARP, line_scores, structure_scores, warp_square
 from .errors import NoGrid
 from .products import Outline, Photo
 
@@ -44,6 +44,7 @@ SMALL_CELL_DELTA = 24  # tried last for grids of more than 9 cells a side: a blu
 MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
+LARGER = 1.1  # a confident quad this much larger than another confident one wins over it
 
 Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
@@ -121,11 +122,21 @@ def best_quad(mask: np.ndarray, ns: tuple[int, ...]) -> Found:
 
 
 def _better(best: Found, rivals) -> Found:
-    """The best of `best` and the rivals (the first wins a tie)."""
+    """The best of `best` and the rivals (the first wins a tie). Of two CONFIDENT ones the
+    larger wins: a grid filled with digits scores its inner box as high as itself."""
     for rival in rivals:
-        if best[1] is None or rival[0] > best[0]:
+        if best[1] is None or rival[0] > best[0] and not _larger_confident(best, rival):
+            best = rival
+        elif _larger_confident(rival, best):
             best = rival
     return best
+
+
+def _larger_confident(one: Found, other: Found) -> bool:
+    """Both are CONFIDENT and `one`'s quad is larger than `other`'s."""
+    if one[1] is None or other[1] is None or min(one[0], other[0]) < CONFIDENT:
+        return False
+    return cv2.contourArea(one[1]) > LARGER * cv2.contourArea(other[1])
 
 
 def verified(mask: np.ndarray, hull: np.ndarray, ns: tuple[int, ...]) -> Found:
@@ -151,6 +162,8 @@ def _scored(mask: np.ndarray, quad: np.ndarray, ns: tuple[int, ...]) -> tuple[fl
     """The best structure score of a quad over the sizes, and that size (one warp)."""
     square = warp_square(mask, order_corners(quad))[None]
     scores = [float(structure_scores(square, n)[0]) for n in ns]
+    if max(scores) < MIN_SCORE:  # digits in its cells, perhaps (a grid filled in by hand)
+        scores = [max(s, float(line_scores(square, n)[0])) for s, n in zip(scores, ns, strict=True)]
     best = int(np.argmax(scores))
     return scores[best], ns[best]
 

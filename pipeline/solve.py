@@ -21,11 +21,14 @@ from ._confidence import board_confidence, calibration_for
 from ._correct import correct, disputed_blanks
 from ._second_look import second_look
 from .errors import InvalidBoard
-from .products import Correction, Reading, Solved
+from .products import Correction, Ink, Reading, Solved
 
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
 ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but reported unreadable
+ENTRY_INK = 0.7  # a cell less surely written by hand than this is not checked either
+PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting is looked at
+# (people stuck halfway have most of theirs right)
 
 
 def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
@@ -66,7 +69,11 @@ def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
     probs = reading.probabilities
     looked = False
     if outcome.status == "multiple" and correcting:  # a digit missed: look again
-        probs = second_look(reading, disputed_blanks(board, SEARCH_NODES))
+        classes = reading.ink_classes
+        pen = classes[:, Ink.PEN] >= 0.5 if classes.shape[1] > Ink.PEN else classes[:, 0] < 0
+        # handwriting is no faint given
+        disputed = [c for c in disputed_blanks(board, SEARCH_NODES) if not pen[c]]
+        probs = second_look(reading, disputed)
         looked = True
     corrections: tuple[Correction, ...] = ()
     if outcome.status != "solved" and correcting:
@@ -89,21 +96,44 @@ def reading_confidence(reading: Reading, used: BoardUsed) -> float:
 
 def check_entries(solved: Solved, reading: Reading) -> Solved:
     """The solved board with the reading's handwritten entries checked against its
-    solution: those too uncertain to read are set apart, the rest are right or wrong. A
-    cell that became a given by correction holds no entry."""
+    solution. Each written cell is weighed by Bayes' rule: the handwriting's probability
+    of the solution's digit against the others', with most entries right (PRIOR_WRONG). An
+    entry is wrong, or right, when that is at least ENTRY_SURE probable; a cell in between
+    is set apart as unreadable, never guessed. Without a solution, an entry stands as
+    read when it is read that surely. A cell that became a given by correction holds no
+    entry."""
     if not reading.entries or reading.entry_probabilities is None:
         return solved
-    entries, unreadable = [], []
+    symbols = reading.size.symbols
+    entries, unreadable, wrong = [], [], []
     for cell, (entry, given) in enumerate(zip(reading.entries, solved.board, strict=True)):
-        sure = reading.entry_probabilities[cell].max() >= ENTRY_SURE
-        if entry != "0" and given == "0" and not sure:
+        if entry == "0" or given != "0":
+            entries.append("0")
+            continue
+        row = reading.entry_probabilities[cell, 1:]
+        digits = row / max(float(row.sum()), 1e-12)
+        if solved.solution is None:
+            sure = digits.max() >= ENTRY_SURE
+            entries.append(entry if sure else "0")
+            if not sure:
+                unreadable.append(cell)
+            continue
+        right = float(digits[symbols.index(solved.solution[cell])])
+        odds_wrong = (1 - right) * PRIOR_WRONG
+        p_wrong = odds_wrong / (odds_wrong + right * (1 - PRIOR_WRONG))
+        if row.sum() < ENTRY_INK:  # perhaps no handwriting at all
+            entries.append("0")
             unreadable.append(cell)
-        entries.append(entry if given == "0" and sure else "0")
-    written = "".join(entries)
-    wrong = ()
-    if solved.solution is not None:
-        wrong = tuple(c for c, e in enumerate(written) if e != "0" and e != solved.solution[c])
-    return replace(solved, entries=written, wrong=wrong, unreadable=tuple(unreadable))
+        elif p_wrong >= ENTRY_SURE and entry != solved.solution[cell]:
+            entries.append(entry)
+            wrong.append(cell)
+        elif 1 - p_wrong >= ENTRY_SURE:
+            entries.append(solved.solution[cell])
+        else:
+            entries.append("0")
+            unreadable.append(cell)
+    return replace(solved, entries="".join(entries), wrong=tuple(wrong),
+                   unreadable=tuple(unreadable))
 
 
 def solve_board(board: str, reading: Reading) -> Solved:

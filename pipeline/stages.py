@@ -25,8 +25,11 @@ from solver.size import NINE, Size
 
 from ._cnn import Recognizer
 from ._image import to_grey
+from ._pen_net import PenNet
+from ._pen_net import builtin as pen_net
 from .advice import advise
 from .cells import find_cells
+from .entries import read_entries
 from .errors import MissingDependency, PhotoTimeout, SnapsolveError
 from .glyphs import find_glyphs
 from .grid import find_outline
@@ -57,11 +60,15 @@ class Result:
 def read_photo(
     photo: Photo, engine: Recognizer | Callable[[Size], Recognizer],
     sizes: tuple[Size, ...] = SIZES, corners: np.ndarray | None = None,
+    pen: PenNet | None | bool = True,
 ) -> Reading:
-    """The reading stages: the board in the photo, upright, with per-cell probabilities
-    (raises NoGrid when there is none). `engine` is a recognizer, or a function giving the
-    one for the board size found. `corners`, when known (the benchmarks' outlines), stand
-    in for the grid stage (the grid is then of the first of `sizes`)."""
+    """The reading stages: the board in the photo, upright, with per-cell probabilities,
+    the printed givens told apart from entries written by hand (raises NoGrid when there is
+    no grid). `engine` is a recognizer, or a function giving the one for the board size
+    found. `corners`, when known (the benchmarks' outlines), stand in for the grid stage
+    (the grid is then of the first of `sizes`); `pen` is the ink classifier (True: the
+    shipped one; False: printed only). Handwriting is read on 9x9 grids (the pen model
+    knows the digits 1-9)."""
     if corners is None:
         outline = find_outline(photo, sizes)
     else:
@@ -69,7 +76,11 @@ def read_photo(
     glyphs = cut_glyphs(outline)
     if callable(engine) and not hasattr(engine, "read"):
         engine = engine(outline.size)
-    return read_glyphs(glyphs, engine, photo.header.orientation)
+    reading = read_glyphs(glyphs, engine, photo.header.orientation)
+    if outline.size != NINE:
+        return reading
+    net = pen_net() if pen is True else pen or None
+    return read_entries(reading, glyphs, photo.pixels, net)
 
 
 def cut_glyphs(outline: Outline) -> Glyphs:

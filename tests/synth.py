@@ -139,3 +139,36 @@ def read_image(image: np.ndarray, orientation: int = 1, engine=None) -> Reading:
     height, width = image.shape[:2]
     photo = Photo(image, Header("array", width, height, orientation))
     return read_photo(photo, engine if engine is not None else builtin())
+
+
+PEN_BLUE = (170, 70, 25)  # BGR: a ballpoint's blue
+
+
+def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE) -> np.ndarray:
+    """A BGR photo of PUZZLE with `entries` (81 symbols, '0' for none) written by hand in
+    `colour` into the empty cells: a script face, slanted, thinner than the print."""
+    side = 450
+    cell = side / 9
+    grey = flat_grid(PUZZLE, side)
+    flat = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+    rng = np.random.default_rng(3)
+    for k, ch in enumerate(entries):
+        if ch == "0" or PUZZLE[k] != "0":
+            continue
+        r, c = divmod(k, 9)
+        scale = cell / 30 * rng.uniform(0.85, 1.1)
+        (w, h), _ = cv2.getTextSize(ch, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, 2)
+        org = (int(c * cell + (cell - w) / 2 + rng.integers(-3, 4)),
+               int(r * cell + (cell + h) / 2 + rng.integers(-3, 4)))
+        cv2.putText(flat, ch, org, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, colour, 2,
+                    cv2.LINE_AA)
+    width, height = 640, 480
+    corners = np.array([[0.22 * width, 0.12 * height], [0.80 * width, 0.10 * height],
+                        [0.84 * width, 0.92 * height], [0.18 * width, 0.88 * height]], np.float32)
+    src = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float32)
+    h = cv2.getPerspectiveTransform(src, corners)
+    paper = np.full((height, width, 3), 255, np.uint8)
+    warped = cv2.warpPerspective(flat, h, (width, height), dst=paper,
+                                 borderMode=cv2.BORDER_TRANSPARENT)
+    noisy = warped.astype(np.float64) * 0.8 + 30 + rng.normal(0, 3, warped.shape)
+    return cv2.GaussianBlur(np.clip(noisy, 0, 255).astype(np.uint8), (3, 3), 0)

@@ -234,10 +234,24 @@ def test_entries_are_checked_against_the_solution_from_the_givens_alone():
 
 
 def test_an_entry_read_unsurely_is_reported_not_judged():
-    blank = PUZZLE.index("0")
-    entries = "0" * blank + "4" + "0" * (80 - blank)
+    blank = PUZZLE.index("0")  # the solution's 4
+    entries = "0" * blank + "7" + "0" * (80 - blank)
     solved = solve_reading(_with_entries(entries, sure=0.5))
     assert solved.unreadable == (blank,) and solved.wrong == () and solved.entries == "0" * 81
+
+
+def test_an_unsure_entry_that_reads_most_like_the_solution_is_right():
+    blank = PUZZLE.index("0")  # the solution's 4: most entries are right, so this one is
+    entries = "0" * blank + "4" + "0" * (80 - blank)
+    solved = solve_reading(_with_entries(entries, sure=0.6))
+    assert solved.unreadable == () and solved.wrong == () and solved.entries[blank] == "4"
+
+
+def test_a_clearly_written_wrong_entry_is_wrong_however_likely_entries_are_right():
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "7" + "0" * (80 - blank)
+    solved = solve_reading(_with_entries(entries, sure=0.99))
+    assert solved.wrong == (blank,) and solved.entries[blank] == "7"
 
 
 def test_without_entries_nothing_is_checked():

@@ -1,0 +1,187 @@
+"""Photos filled in by hand: givens and entries told apart, entries read and checked.
+
+    python -m benchmarks.pen [--part held-out|train|all] [--variants] [--limit N]
+
+On ../shared/data/photos/mixed-train, the held-out quarter and the training part
+separately (benchmarks/dataset.is_held_out): grid found, cells classified right (empty /
+printed / pen), givens exact (as read, and as used after correction), pen digits read
+right, all 81 exact (givens used and every entry), solved right, wrong solutions, and the
+time per photo against the same puzzle's printed photo in train/. With --variants, also:
+black pen and pencil (the pen strokes greyed), planted wrong entries (a pen cell's image
+swapped for another pen digit of the same photo: wrong entries found, right entries called
+wrong) and partial fills (a third of the pen cells erased to the paper's colour).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+
+from benchmarks import dataset
+from benchmarks.pen_data import (
+    MixedPhoto,
+    cell_quads,
+    erased,
+    greyed,
+    mixed_photos,
+    pixels_of,
+    planted,
+    wrong_swaps,
+)
+from pipeline.errors import SnapsolveError
+from pipeline.load import load_photo
+from pipeline.products import Header, Ink, Photo
+from pipeline.settings import engine_named
+from pipeline.solve import solve_reading
+from pipeline.stages import read_photo
+
+PLANTED = 3  # wrong entries planted per photo
+ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
+SEED = 14
+
+
+def run_pixels(pixels: np.ndarray):
+    """Read and solve pixels as the CLI does: (reading, solved, seconds); None, None when
+    the photo fails."""
+    started = time.perf_counter()
+    photo = Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
+    try:
+        reading = read_photo(photo, engine_named("builtin"))
+        solved = solve_reading(reading)
+    except SnapsolveError:
+        return None, None, time.perf_counter() - started
+    return reading, solved, time.perf_counter() - started
+
+
+def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = None,
+          swaps: tuple[tuple[int, int], ...] = ()) -> Counter:
+    """The counts of one run against the truth."""
+    out: Counter = Counter(photos=1)
+    if reading is None:
+        return out
+    pen = photo.pen.copy()
+    truth_classes = photo.classes.copy()
+    if erased_cells is not None:
+        pen &= ~erased_cells
+        truth_classes[erased_cells] = int(Ink.EMPTY)
+    out["grid"] = 1
+    out["cells"] = int((reading.ink_classes.argmax(axis=1) == truth_classes).sum())
+    out["givens_read"] = reading.board == photo.givens
+    out["givens_used"] = solved.board == photo.givens
+    entries = reading.entries or "0" * 81
+    wanted = {c: photo.solution[c] for c in np.flatnonzero(pen).tolist()}
+    for source, target in swaps:  # the digit now written there is the source's
+        wanted[target] = photo.solution[source]
+    planted_cells = {target for _, target in swaps}
+    out["pen_cells"] = len(wanted)
+    out["pen_right"] = sum(1 for c, d in wanted.items() if entries[c] == d)
+    checked = solved.entries or "0" * 81
+    exact_entries = all(checked[c] == wanted.get(c, "0") for c in range(81)
+                        if photo.givens[c] == "0")
+    out["all81"] = bool(out["givens_used"]) and exact_entries and not solved.unreadable
+    out["solved_right"] = solved.status == "solved" and solved.solution == photo.solution
+    out["wrong_solution"] = solved.status == "solved" and solved.solution != photo.solution
+    wrong = set(solved.wrong)
+    out["planted"] = len(planted_cells)
+    out["planted_found"] = len(wrong & planted_cells)
+    out["right_called_wrong"] = len(wrong - planted_cells)
+    out["unreadable"] = len(solved.unreadable)
+    return out
+
+
+def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
+    """Counts per variant, and the times (pen photo, its printed twin)."""
+    rng = np.random.default_rng(SEED)
+    printed = {p.name: p for p in dataset.photos("train")}
+    totals: dict[str, Counter] = {}
+    times: list[tuple[float, float]] = []
+    for photo in photos:
+        pixels = pixels_of(photo)
+        reading, solved, seconds = run_pixels(pixels)
+        twin = load_photo(printed[photo.name].path, 40_000_000).pixels
+        times.append((seconds, run_pixels(twin)[2]))
+        totals.setdefault("as photographed", Counter()).update(judge(photo, reading, solved))
+        if not variants:
+            continue
+        if reading is None:
+            for name in ("black pen", "pencil", "planted wrong", "partial fill"):
+                totals.setdefault(name, Counter()).update(Counter(photos=1))
+            continue
+        quads = cell_quads(reading.geometry)
+        for name, pencil in (("black pen", False), ("pencil", True)):
+            r, s, _ = run_pixels(greyed(pixels, quads, photo.pen, pencil))
+            totals.setdefault(name, Counter()).update(judge(photo, r, s))
+        swaps = wrong_swaps(photo, rng, PLANTED)
+        r, s, _ = run_pixels(planted(pixels, quads, swaps))
+        totals.setdefault("planted wrong", Counter()).update(
+            judge(photo, r, s, swaps=tuple(swaps)))
+        gone = photo.pen & (rng.random(81) < ERASE_SHARE)
+        r, s, _ = run_pixels(erased(pixels, quads, gone))
+        totals.setdefault("partial fill", Counter()).update(judge(photo, r, s, gone))
+    pen_s = [t[0] for t in times]
+    printed_s = [t[1] for t in times]
+    totals["time"] = Counter(pen=statistics.median(pen_s), printed=statistics.median(printed_s))
+    return totals
+
+
+def table(part: str, totals: dict[str, Counter]) -> list[str]:
+    """Markdown rows for one part."""
+    rows = []
+    for name, c in totals.items():
+        if name == "time":
+            continue
+        n, pen = c["photos"], max(c["pen_cells"], 1)
+
+        def pc(k: str, total: int = n, c: Counter = c) -> str:
+            return f"{100 * c[k] / max(total, 1):.1f} % ({c[k]})"
+
+        planted_text = f"{pc('planted_found', c['planted'])}" if c["planted"] else "–"
+        rows.append(
+            f"| {part} | {name} | {n} | {pc('grid')} | "
+            f"{100 * c['cells'] / max(81 * c['grid'], 1):.2f} % | {pc('givens_read')} | "
+            f"{pc('givens_used')} | {100 * c['pen_right'] / pen:.2f} % | {pc('all81')} | "
+            f"{pc('solved_right')} | {c['wrong_solution']} | {c['unreadable']} | "
+            f"{planted_text} | {c['right_called_wrong']} |"
+        )
+    t = totals["time"]
+    rows.append(f"| {part} | median s per photo: pen {t['pen']:.3f}, its printed twin "
+                f"{t['printed']:.3f} ({t['pen'] / max(t['printed'], 1e-9):.2f}×) |")
+    return rows
+
+
+HEADER = (
+    "| part | photos as | photos | grid found | cells classified right | givens exact (read) | "
+    "givens exact (used) | pen digits right | all 81 exact | solved right | wrong solutions "
+    "| unreadable entries | planted wrong found | right entries called wrong |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--part", choices=("held-out", "train", "all"), default="all")
+    parser.add_argument("--variants", action="store_true")
+    parser.add_argument("--limit", type=int, default=0)
+    args = parser.parse_args()
+    if not dataset.available():
+        print("no dataset at", dataset.PHOTOS)
+        return 1
+    parts = {"held-out": [("held-out", True)], "train": [("training part", False)],
+             "all": [("held-out", True), ("training part", False)]}[args.part]
+    print(HEADER)
+    for label, held in parts:
+        photos = mixed_photos(held)
+        if args.limit:
+            photos = photos[: args.limit]
+        for row in table(label, evaluate(photos, args.variants)):
+            print(row, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Photos filled in by hand (../shared/data/photos/mixed-train) with their truth per cell,
+and the variants made of them: black pen and pencil (the pen strokes greyed), planted wrong
+entries (a pen cell's image swapped for another pen digit of the same photo) and partial
+fills (pen cells erased to the paper's colour).
+
+A cell that is non-zero in train/NAME.dat is printed, the other digits of mixed-train/NAME.dat
+are handwritten. Cell regions in the photo come from the pipeline's own reading of it (its
+square's lattice mapped back through the homography), so a variant is made only of photos
+whose grid was found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from benchmarks import dataset
+from pipeline.entries import ink_inputs
+from pipeline.errors import SnapsolveError
+from pipeline.grid import find_outline
+from pipeline.load import load_photo
+from pipeline.products import Geometry, Glyphs, Header, Ink, Photo, Reading
+from pipeline.recognize import read_glyphs
+from pipeline.settings import engine_named
+from pipeline.stages import cut_glyphs
+
+INSET = 0.1  # of a cell: a variant touches only the cell's inside, never its lines
+BLACK_DARKEN = 1.4  # a black pen stroke: this much of the ink's lightness taken off the paper
+PENCIL_DARKEN = 0.55  # a pencil stroke: this much (fainter than the pen's)
+PAPER_SHARE = 0.8  # quantile of a cell's lightness taken for its paper
+
+
+@dataclass(frozen=True)
+class MixedPhoto:
+    """A photo filled in by hand: the givens (printed), all 81 digits, and the pen cells."""
+
+    name: str
+    path: object
+    givens: str
+    solution: str
+
+    @property
+    def pen(self) -> np.ndarray:
+        """(81,) bool: cells written by hand."""
+        return np.array([g == "0" for g in self.givens])
+
+    @property
+    def classes(self) -> np.ndarray:
+        """(81,) the true Ink of each cell (every cell holds ink: printed or pen)."""
+        return np.where(self.pen, int(Ink.PEN), int(Ink.PRINTED))
+
+
+def mixed_photos(held_out: bool | None) -> list[MixedPhoto]:
+    """The mixed-train photos of one part that have a printed twin (their givens)."""
+    printed = {p.name: p.board for p in dataset.photos("train")}
+    return [
+        MixedPhoto(p.name, p.path, printed[p.name], p.board)
+        for p in dataset.photos("mixed-train", held_out=held_out)
+        if p.name in printed
+    ]
+
+
+def pixels_of(photo: MixedPhoto) -> np.ndarray:
+    """The photo's pixels, as the pipeline loads them."""
+    return load_photo(photo.path, 40_000_000).pixels
+
+
+def read_pixels(pixels: np.ndarray) -> tuple[Reading, Glyphs] | None:
+    """The printed path's reading of some pixels and their glyphs (None: no grid)."""
+    photo = Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
+    try:
+        glyphs = cut_glyphs(find_outline(photo))
+        return read_glyphs(glyphs, engine_named("builtin")), glyphs
+    except SnapsolveError:
+        return None
+
+
+def labelled_cells(
+    photo: MixedPhoto, pixels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+    """The classifier's inputs for a photo's cells (glyphs, features, inked) and their
+    labels (ink class, digit 1..9), or None when the grid is not found or not upright."""
+    read = read_pixels(pixels)
+    if read is None:
+        return None
+    reading, glyphs = read
+    images, features, inked = ink_inputs(reading, glyphs, pixels)
+    read_digits = reading.probabilities[:, 1:].argmax(axis=1) + 1
+    truth = np.array([int(d) for d in photo.solution])
+    if (read_digits[inked] == truth[inked]).mean() < 0.5:  # turned wrong: labels unknown
+        return None
+    classes = np.where(inked, photo.classes, int(Ink.EMPTY))
+    return images, features, inked, classes, truth
+
+
+def cell_quads(geometry: Geometry, inset: float = INSET) -> np.ndarray:
+    """(81, 4, 2) float32: each upright cell's inside as a quad in the photo."""
+    xs, ys = (np.asarray(v, np.float64) for v in geometry.lattice)
+    n = geometry.size.n
+    quads = np.zeros((n * n, 4, 2), np.float32)
+    for i in range(n * n):
+        r, c = divmod(i, n)
+        dx, dy = inset * (xs[c + 1] - xs[c]), inset * (ys[r + 1] - ys[r])
+        quads[i] = [(xs[c] + dx, ys[r] + dy), (xs[c + 1] - dx, ys[r] + dy),
+                    (xs[c + 1] - dx, ys[r + 1] - dy), (xs[c] + dx, ys[r + 1] - dy)]
+    to_image = np.linalg.inv(geometry.homography)
+    flat = cv2.perspectiveTransform(quads.reshape(1, -1, 2), to_image).reshape(-1, 4, 2)
+    return flat[geometry.upright_order()]
+
+
+def _region(shape: tuple[int, ...], quad: np.ndarray) -> tuple[slice, slice, np.ndarray]:
+    """The bounding box of a quad in an image (row and column slices) and the quad's mask
+    in it."""
+    h, w = shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, [x0 + 1, y0 + 1], [w, h])
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    return slice(y0, y1), slice(x0, x1), mask.astype(bool)
+
+
+def _paper(inside: np.ndarray) -> np.ndarray:
+    """A cell's paper colour: its pixels at least as light as the PAPER_SHARE quantile."""
+    inside = inside.astype(np.float32)
+    light = inside.mean(axis=1)
+    return inside[light >= np.quantile(light, PAPER_SHARE)].mean(axis=0)
+
+
+def greyed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray, pencil: bool) -> np.ndarray:
+    """The photo with the strokes of `cells` made colourless: as black pen (as dark as
+    print) or as pencil (grey and fainter)."""
+    out = pixels.copy()
+    darken = PENCIL_DARKEN if pencil else BLACK_DARKEN
+    for i in np.flatnonzero(cells):
+        rows, cols, mask = _region(pixels.shape, quads[i])
+        if mask.sum() < 9:
+            continue
+        inside = pixels[rows, cols][mask]
+        paper = _paper(inside)
+        light = inside.astype(np.float32).mean(axis=1)
+        amount = np.clip((paper.mean() - light) / max(paper.mean(), 1.0), 0, 1)
+        new = np.clip(paper[None] * (1 - darken * amount[:, None]), 0, 255).astype(np.uint8)
+        out[rows, cols][mask] = new
+    return out
+
+
+def erased(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The photo with `cells` rubbed out to their paper's colour."""
+    out = pixels.copy()
+    for i in np.flatnonzero(cells):
+        rows, cols, mask = _region(pixels.shape, quads[i])
+        if mask.sum() >= 9:
+            out[rows, cols][mask] = _paper(pixels[rows, cols][mask]).astype(np.uint8)
+    return out
+
+
+def planted(pixels: np.ndarray, quads: np.ndarray, swaps: list[tuple[int, int]]) -> np.ndarray:
+    """The photo with each (source, target) pen cell's image copied onto the target."""
+    out = pixels.copy()
+    for source, target in swaps:
+        rows, cols, mask = _region(pixels.shape, quads[target])
+        shift = np.array([cols.start, rows.start], np.float32)
+        matrix = cv2.getPerspectiveTransform(quads[source], quads[target] - shift)
+        size = (cols.stop - cols.start, rows.stop - rows.start)
+        moved = cv2.warpPerspective(pixels, matrix, size, flags=cv2.INTER_LINEAR)
+        out[rows, cols][mask] = moved[mask]
+    return out
+
+
+def wrong_swaps(photo: MixedPhoto, rng: np.random.Generator, count: int) -> list[tuple[int, int]]:
+    """Up to `count` (source, target) pairs of pen cells with different digits, each target
+    once."""
+    pen = np.flatnonzero(photo.pen)
+    targets = rng.permutation(pen)[:count]
+    swaps = []
+    for target in targets.tolist():
+        others = [int(s) for s in pen if photo.solution[s] != photo.solution[target]]
+        if others:
+            swaps.append((int(rng.choice(others)), target))
+    return swaps

@@ -1,0 +1,75 @@
+"""The ink classifier: a small network, run in NumPy, that tells a cell's ink apart (empty,
+printed, written by hand) and reads handwritten digits.
+
+It sees the cell's glyph (as the digit CNN does) and the cell's ink features
+(`_ink_features`: colour, darkness and stroke against the photo's other ink), so that
+black pen and pencil, which have the print's colour, are told apart by their shape and
+stroke too. Trained with torch by training/train_pen.py, exported to pipeline/models/pen.npz.
+
+Architecture: [3x3 conv -> ReLU -> 2x2 max-pool] blocks on the glyph (as `_cnn`), the
+flattened maps joined with the standardised features, a dense layer with ReLU, then two
+heads: the ink class (3 logits, `products.Ink`) and the handwritten digit (9 logits, 1..9).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from ._cnn import _conv_block, _rows_by_offset, softmax
+from ._glyph import GLYPH
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "pen.npz"
+
+
+class PenNet:
+    """The trained ink classifier, inference in NumPy float32."""
+
+    def __init__(self, params: dict[str, np.ndarray]):
+        """Weights as exported: conv{i}_w/_b, fc1_w/_b, ink_w/_b, digit_w/_b, and the
+        features' mean and std (feat_mean, feat_std)."""
+        p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
+        self._convs: list[tuple[np.ndarray, np.ndarray]] = []
+        cin = 1
+        while f"conv{len(self._convs) + 1}_w" in p:
+            i = len(self._convs) + 1
+            w, b = p[f"conv{i}_w"], p[f"conv{i}_b"]
+            if w.shape[0] != 9 * cin:
+                raise ValueError(f"conv{i}: weight {w.shape} for {cin} inputs")
+            self._convs.append((_rows_by_offset(w, cin), b))
+            cin = w.shape[1]
+        self._mean, self._std = p["feat_mean"], p["feat_std"]
+        self._fc1 = (p["fc1_w"], p["fc1_b"])
+        self._ink = (p["ink_w"], p["ink_b"])
+        self._digit = (p["digit_w"], p["digit_b"])
+        self.features = self._mean.size
+
+    @classmethod
+    def load(cls, path: Path = MODEL_PATH) -> PenNet:
+        """Load exported weights from an .npz file."""
+        with np.load(path) as data:
+            return cls({k: data[k] for k in data.files})
+
+    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, GLYPH, GLYPH) glyphs and (N, features) -> (N, 3) ink class probabilities and
+        (N, 9) handwritten digit probabilities (1..9)."""
+        n = len(glyphs)
+        if n == 0:
+            return np.zeros((0, 3), np.float32), np.zeros((0, 9), np.float32)
+        x = np.asarray(glyphs, np.float32).reshape(n, GLYPH, GLYPH, 1)
+        for weight, bias in self._convs:
+            x = _conv_block(x, weight, bias)
+        z = (np.asarray(features, np.float32) - self._mean) / self._std
+        x = np.hstack([x.reshape(n, -1), z]) @ self._fc1[0] + self._fc1[1]
+        np.maximum(x, 0, out=x)
+        ink = softmax((x @ self._ink[0] + self._ink[1]).astype(np.float64))
+        digit = softmax((x @ self._digit[0] + self._digit[1]).astype(np.float64))
+        return ink.astype(np.float32), digit.astype(np.float32)
+
+
+@functools.cache
+def builtin() -> PenNet | None:
+    """The shipped model (pipeline/models/pen.npz), loaded once; None when absent."""
+    return PenNet.load() if MODEL_PATH.exists() else None

@@ -1,0 +1,83 @@
+"""Stage recognize, second part: the entries written by hand beside the printed givens
+(Reading -> Reading).
+
+Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
+features (`_ink_features`): empty, printed, or pen, and for pen the digit written. When no
+cell is surely pen the reading is returned as it was: a photo with no handwriting reads
+exactly as the printed path reads it. Otherwise the givens are the printed cells only, each
+weighed P(printed) x P(digit) so that correction can still turn a given taken for an entry
+(or the reverse) around with the solver, and the entries are the pen cells, weighed
+P(pen) x P(handwritten digit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ._ink_features import cell_features, colour_square, with_context
+from ._pen_net import PenNet
+from .products import Glyphs, Ink, Reading
+from .recognize import board_from, upright_glyphs
+
+PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
+MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
+# photos of the training part reach 1 at most, filled ones 23 at least: docs/benchmarks.md)
+
+
+def ink_inputs(
+    reading: Reading, glyphs: Glyphs, pixels: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the ink classifier sees, per upright cell: its glyph, its features, and
+    whether it holds ink worth judging."""
+    order = reading.geometry.upright_order()
+    colour = colour_square(pixels, reading.geometry)
+    base, inked = cell_features(glyphs.ink, colour)
+    inked = (inked | glyphs.present)[order]
+    values = reading.probabilities[:, 1:]
+    confidence = values.max(axis=1) / np.maximum(values.sum(axis=1), 1e-12)
+    features = with_context(base[order], inked, confidence)
+    return upright_glyphs(glyphs, reading.geometry.turns), features, inked
+
+
+def ink_classes(
+    net: PenNet, images: np.ndarray, features: np.ndarray, inked: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(cells, 3) ink class probabilities (a cell with no ink is empty) and (cells, 9)
+    handwritten digit probabilities (uniform where no ink)."""
+    count = len(images)
+    classes = np.zeros((count, len(Ink)))
+    classes[:, Ink.EMPTY] = 1.0
+    digits = np.full((count, 9), 1.0 / 9)
+    if inked.any():
+        classes[inked], digits[inked] = net.read(images[inked], features[inked])
+    return classes, digits
+
+
+def read_entries(
+    reading: Reading, glyphs: Glyphs, pixels: np.ndarray, net: PenNet | None
+) -> Reading:
+    """The reading with its handwritten entries told apart from the printed givens
+    (unchanged when there is no classifier, no 9x9 board, or no cell is surely pen)."""
+    if net is None or reading.size.n != 9:
+        return reading
+    images, features, inked = ink_inputs(reading, glyphs, pixels)
+    classes, digits = ink_classes(net, images, features, inked)
+    if int((classes[:, Ink.PEN] >= PEN_SURE).sum()) < MIN_PEN:
+        return reading
+    return split_reading(reading, classes, digits)
+
+
+def split_reading(reading: Reading, classes: np.ndarray, digits: np.ndarray) -> Reading:
+    """The reading with givens weighed by P(printed) and entries by P(pen)."""
+    values = reading.probabilities[:, 1:]
+    values = values / np.maximum(values.sum(axis=1, keepdims=True), 1e-12)
+    printed, pen = classes[:, Ink.PRINTED], classes[:, Ink.PEN]
+    givens = np.column_stack([1.0 - printed, printed[:, None] * values])
+    entries = np.column_stack([1.0 - pen, pen[:, None] * digits])
+    symbols = reading.size.symbols
+    return replace(
+        reading, board=board_from(givens, symbols), probabilities=givens, ink_classes=classes,
+        entries=board_from(entries, symbols), entry_probabilities=entries,
+    )

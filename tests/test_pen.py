@@ -1,0 +1,158 @@
+"""The ink features and the ink classifier on synthetic cells: colour, darkness, stroke,
+the classifier's shapes, and how a reading is split into givens and entries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipeline._glyph import GLYPH
+from pipeline._ink_features import (
+    BASE_FEATURES,
+    FEATURES,
+    cell_features,
+    colour_square,
+    with_context,
+)
+from pipeline._pen_net import PenNet
+from pipeline.entries import MIN_PEN, ink_classes, read_entries, split_reading
+from pipeline.products import CellInk, Geometry, Ink, Reading, Style
+from solver.size import NINE
+
+SIDE = 90  # a 9x9 square of 10 px cells
+BLUE = (200, 60, 20)  # BGR
+BLACK = (20, 20, 20)
+
+
+def bounds() -> tuple[np.ndarray, ...]:
+    starts = np.arange(9) * 10 + 1
+    return starts, starts + 8, starts, starts + 8
+
+
+def squares(strokes: dict[int, tuple[tuple[int, int, int], int]]) -> tuple[CellInk, np.ndarray]:
+    """An ink map and a colour square with a vertical stroke in some cells: cell ->
+    (colour, width in px)."""
+    ink = np.zeros((SIDE, SIDE), np.float32)
+    colour = np.full((SIDE, SIDE, 3), 230, np.float32)
+    ink[0, :] = 1.0  # a line: the darkness reference
+    peaks = np.zeros(81, np.float32)
+    for cell, (bgr, width) in strokes.items():
+        r, c = divmod(cell, 9)
+        x = c * 10 + 4
+        rows, cols = slice(r * 10 + 2, r * 10 + 8), slice(x, x + width)
+        darkness = 1 - np.mean(bgr) / 230
+        ink[rows, cols] = darkness
+        colour[rows, cols] = bgr
+        peaks[cell] = darkness
+    return CellInk(ink, bounds(), peaks, peaks > 0), colour
+
+
+def test_features_tell_blue_from_black_and_thick_from_thin():
+    ink, colour = squares({10: (BLUE, 1), 20: (BLACK, 1), 30: (BLACK, 3)})
+    base, inked = cell_features(ink, colour)
+    assert base.shape == (81, BASE_FEATURES)
+    assert inked.tolist() == [i in (10, 20, 30) for i in range(81)]
+    assert base[10, 0] > base[20, 0] + 1  # colourful over the paper
+    assert base[10, 1] > 1  # blue, not red
+    assert base[20, 2] > base[10, 2]  # black is darker than blue
+    assert base[30, 3] > base[20, 3]  # a wider stroke
+    assert not base[~inked].any()
+
+
+def test_context_sets_each_cell_against_the_photo():
+    ink, colour = squares({1: (BLACK, 1), 2: (BLACK, 1), 3: (BLACK, 1), 4: (BLUE, 1)})
+    base, inked = cell_features(ink, colour)
+    features = with_context(base, inked, np.full(81, 0.9))
+    assert features.shape == (81, FEATURES)
+    median_colour = features[:, BASE_FEATURES + 3]  # colour against the photo's median
+    assert median_colour[1] == pytest.approx(0, abs=1e-6)
+    assert median_colour[4] > 1
+    assert not features[~inked, BASE_FEATURES:-1].any()
+    assert features[0, -1] == pytest.approx(0.9)
+
+
+def test_colour_square_follows_the_homography():
+    pixels = np.full((200, 300, 3), 230, np.uint8)
+    pixels[50:60, 100:110] = BLUE  # the photo's region that the square's top left third shows
+    homography = np.array([[3.0, 0, -300], [0, 3.0, -150], [0, 0, 1]])  # (100, 50) to (0, 0)
+    geometry = Geometry(NINE, np.zeros((4, 2), np.float32), homography,
+                        (np.arange(10) * 10.0, np.arange(10) * 10.0), SIDE)
+    square = colour_square(pixels, geometry)
+    assert square.shape == (SIDE, SIDE, 3)
+    assert tuple(square[12, 12].round()) == BLUE
+    assert tuple(square[85, 85].round()) == (230, 230, 230)
+
+
+def random_net(features: int = FEATURES, seed: int = 0) -> PenNet:
+    rng = np.random.default_rng(seed)
+    params = {"conv1_w": rng.normal(0, 0.3, (9, 4)), "conv1_b": np.zeros(4),
+              "conv2_w": rng.normal(0, 0.3, (36, 8)), "conv2_b": np.zeros(8),
+              "fc1_w": rng.normal(0, 0.1, (7 * 7 * 8 + features, 16)), "fc1_b": np.zeros(16),
+              "ink_w": rng.normal(0, 1, (16, 3)), "ink_b": np.zeros(3),
+              "digit_w": rng.normal(0, 1, (16, 9)), "digit_b": np.zeros(9),
+              "feat_mean": np.zeros(features), "feat_std": np.ones(features)}
+    return PenNet(params)
+
+
+def test_classifier_gives_probabilities_and_empty_where_no_ink():
+    net = random_net()
+    images = np.random.default_rng(1).random((81, GLYPH, GLYPH)).astype(np.float32)
+    features = np.zeros((81, FEATURES), np.float32)
+    inked = np.arange(81) % 2 == 0
+    classes, digits = ink_classes(net, images, features, inked)
+    assert classes.shape == (81, 3) and digits.shape == (81, 9)
+    assert np.allclose(classes.sum(axis=1), 1) and np.allclose(digits.sum(axis=1), 1)
+    assert (classes[~inked, Ink.EMPTY] == 1).all()
+    assert net.read(images[:0], features[:0])[0].shape == (0, 3)
+
+
+def reading(board: str) -> Reading:
+    probs = np.zeros((81, 10))
+    for i, ch in enumerate(board):
+        probs[i, int(ch)] = 1.0
+    geometry = Geometry(NINE, np.zeros((4, 2), np.float32), np.eye(3),
+                        (np.arange(10) * 10.0, np.arange(10) * 10.0), SIDE)
+    ink = CellInk(np.zeros((SIDE, SIDE), np.float32), bounds(), np.zeros(81), np.zeros(81, bool))
+    classes = np.zeros((81, 3))
+    classes[:, 0], classes[:, 1] = probs[:, 0], 1 - probs[:, 0]
+    return Reading(board, probs, classes, True, ink, geometry, Style())
+
+
+def test_split_keeps_printed_givens_and_reads_pen_entries():
+    board = "12" + "0" * 79
+    classes = np.zeros((81, 3))
+    classes[:, Ink.EMPTY] = 1
+    classes[0] = (0.0, 0.98, 0.02)  # printed 1
+    classes[1] = (0.0, 0.03, 0.97)  # a 2 written by hand
+    digits = np.full((81, 9), 1 / 9)
+    digits[1] = np.eye(9)[4] * 0.96 + 0.04 / 9  # the hand wrote a 5 ...
+    split = split_reading(reading(board), classes, digits)
+    assert split.board == "1" + "0" * 80
+    assert split.entries == "05" + "0" * 79
+    assert split.entry_probabilities[1, 5] == pytest.approx(0.97 * (0.96 + 0.04 / 9))
+    assert split.probabilities[1, 0] == pytest.approx(0.97)  # P(no given) = P(not printed)
+    assert split.ink_classes is classes
+
+
+class Fixed:
+    """A classifier that gives every cell the same ink class probabilities."""
+
+    def __init__(self, row):
+        self.row = np.asarray(row, np.float32)
+
+    def read(self, glyphs, features):
+        n = len(glyphs)
+        return np.tile(self.row, (n, 1)), np.full((n, 9), 1 / 9, np.float32)
+
+
+def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
+    import pipeline.entries as entries
+
+    before = reading("12" + "0" * 79)
+    monkeypatch.setattr(entries, "ink_inputs", lambda r, g, p: (
+        np.zeros((81, GLYPH, GLYPH)), np.zeros((81, FEATURES)), np.ones(81, bool)))
+    assert read_entries(before, None, None, Fixed((0.1, 0.85, 0.05))) is before
+    assert read_entries(before, None, None, None) is before
+    after = read_entries(before, None, None, Fixed((0.0, 0.0005, 0.9995)))
+    assert after is not before and MIN_PEN <= 81
+    assert after.board == "0" * 81 and after.entry_probabilities is not None

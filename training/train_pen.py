@@ -1,0 +1,332 @@
+"""Train the ink classifier (empty / printed / pen, and the handwritten digit) and export it
+to pipeline/models/pen.npz.
+
+    PYTHONPATH=. python training/train_pen.py [--compare]
+
+Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
+(never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
+and in three variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
+greyed, so colour cannot be the only cue) and a partial fill (a third of the pen cells
+erased); plus the printed photos of the training part of train/ (empty and printed cells
+only). Glyphs are shifted a pixel or two and features jittered while training.
+`--compare` also trains a second head on the digit CNN's hidden layer (the alternative to
+a separate network) and prints both on the training photos' held-back tenth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import dataset  # noqa: E402
+from benchmarks.pen_data import (  # noqa: E402
+    MixedPhoto,
+    cell_quads,
+    erased,
+    greyed,
+    labelled_cells,
+    mixed_photos,
+    pixels_of,
+    read_pixels,
+)
+from pipeline.products import Ink  # noqa: E402
+
+CACHE = ROOT / "training" / "cache" / "pen_cells.npz"
+SYNTH_CACHE = ROOT / "training" / "cache" / "pen_synthetic.npz"
+SYNTHETIC = 200  # synthetic printed photos (training/render.py: many fonts) added, so
+# that the print of a newspaper not in the photos is not taken for handwriting
+OUT = ROOT / "pipeline" / "models" / "pen.npz"
+CHANNELS = (8, 16, 32)
+DENSE = 64
+EPOCHS = 20
+ERASE_SHARE = 1 / 3  # of a photo's pen cells, erased in its partial-fill variant
+
+
+def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
+    """Labelled cells of a photo and its variants (each a tuple of arrays)."""
+    pixels = pixels_of(photo)
+    found = read_pixels(pixels)
+    if found is None:
+        return []
+    quads = cell_quads(found[0].geometry)
+    pen = photo.pen
+    partial = pen & (rng.random(81) < ERASE_SHARE)
+    variants = [(pixels, None), (greyed(pixels, quads, pen, False), None),
+                (greyed(pixels, quads, pen, True), None), (erased(pixels, quads, partial), partial)]
+    out = []
+    for image, rubbed in variants:
+        cells = labelled_cells(photo, image)
+        if cells is None:
+            continue
+        if rubbed is not None:  # erased cells hold no entry, whatever ink is left
+            images, features, inked, classes, truth = cells
+            classes = np.where(rubbed, int(Ink.EMPTY), classes)
+            cells = images, features, inked, classes, truth
+        out.append(cells)
+    return out
+
+
+def printed_cells(photo: dataset.Photo) -> tuple | None:
+    """Labelled cells of a printed-only photo (empty and printed)."""
+    twin = MixedPhoto(photo.name, photo.path, photo.board, photo.board)
+    pixels = pixels_of(twin)
+    found = read_pixels(pixels)
+    if found is None:
+        return None
+    from pipeline.entries import ink_inputs
+
+    reading, glyphs = found
+    images, features, inked = ink_inputs(reading, glyphs, pixels)
+    truth = np.array([int(d) for d in photo.board])
+    classes = np.where(inked & (truth > 0), int(Ink.PRINTED), int(Ink.EMPTY))
+    return images, features, inked, classes, np.maximum(truth, 1)
+
+
+def collect() -> dict[str, np.ndarray]:
+    """Every labelled inked cell of the training photos, with its photo's index."""
+    if CACHE.exists():
+        with np.load(CACHE) as data:
+            return {k: data[k] for k in data.files}
+    rng = np.random.default_rng(14)
+    parts: list[tuple] = []
+    photo_ids: list[np.ndarray] = []
+    started = time.time()
+    for k, photo in enumerate(mixed_photos(held_out=False)):
+        for cells in photo_cells(photo, rng):
+            parts.append(cells)
+            photo_ids.append(np.full(81, k))
+    for k, photo in enumerate(dataset.photos("train", held_out=False)):
+        cells = printed_cells(photo)
+        if cells is not None:
+            parts.append(cells)
+            photo_ids.append(np.full(81, 1000 + k))
+    print(f"collected {len(parts)} boards in {time.time() - started:.0f} s")
+    images, features, inked, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
+    keep = inked
+    data = {"images": images[keep], "features": features[keep], "classes": classes[keep],
+            "digits": digits[keep] - 1, "photo": np.concatenate(photo_ids)[keep]}
+    CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(CACHE, **data)
+    return data
+
+
+def synthetic_cells() -> dict[str, np.ndarray]:
+    """Labelled inked cells (empty and printed) of synthetic printed photos in many fonts."""
+    if SYNTH_CACHE.exists():
+        with np.load(SYNTH_CACHE) as data:
+            return {k: data[k] for k in data.files}
+    import cv2
+
+    from pipeline.entries import ink_inputs
+    from training.render import load_fonts, synthetic_photo
+
+    fonts = load_fonts()
+    rng = np.random.default_rng(140)
+    parts, ids = [], []
+    for k in range(SYNTHETIC):
+        photo = synthetic_photo(fonts, rng)
+        pixels = cv2.cvtColor(photo.image, cv2.COLOR_GRAY2BGR)
+        found = read_pixels(pixels)
+        if found is None:
+            continue
+        reading, glyphs = found
+        truth = photo.board.astype(int)
+        read = reading.probabilities[:, 1:].argmax(axis=1) + 1
+        if (read[truth > 0] == truth[truth > 0]).mean() < 0.5:  # not upright: unlabelled
+            continue
+        images, features, inked = ink_inputs(reading, glyphs, pixels)
+        classes = np.where(inked & (truth > 0), int(Ink.PRINTED), int(Ink.EMPTY))
+        parts.append((images[inked], features[inked], classes[inked],
+                      np.maximum(truth, 1)[inked] - 1))
+        ids.append(np.full(int(inked.sum()), 2000 + k))
+    images, features, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
+    data = {"images": images, "features": features, "classes": classes, "digits": digits,
+            "photo": np.concatenate(ids)}
+    np.savez_compressed(SYNTH_CACHE, **data)
+    return data
+
+
+def build(torch, features: int):
+    nn = torch.nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers, cin = [], 1
+            for c in CHANNELS:
+                layers += [nn.Conv2d(cin, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
+                cin = c
+            self.convs = nn.Sequential(*layers)
+            self.fc1 = nn.Linear(cin * 9 + features, DENSE)
+            self.ink = nn.Linear(DENSE, 3)
+            self.digit = nn.Linear(DENSE, 9)
+            self.drop = nn.Dropout(0.2)
+
+        def forward(self, x, f):
+            x = self.convs(x).permute(0, 2, 3, 1).reshape(len(x), -1)  # NHWC, as NumPy
+            h = self.drop(torch.relu(self.fc1(torch.cat([x, f], 1))))
+            return self.ink(h), self.digit(h)
+
+    return Net()
+
+
+def shifted(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Glyphs moved by up to two pixels each way (augmentation)."""
+    out = np.zeros_like(images)
+    for i, (dy, dx) in enumerate(rng.integers(-2, 3, (len(images), 2))):
+        out[i] = np.roll(images[i], (dy, dx), axis=(0, 1))
+    return out
+
+
+def train(data: dict, train_rows: np.ndarray, seed: int = 0):
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    feats = data["features"]
+    mean = feats[train_rows].mean(axis=0)
+    std = feats[train_rows].std(axis=0) + 1e-3
+    net = build(torch, feats.shape[1])
+    opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-5)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, EPOCHS)
+    classes = torch.tensor(data["classes"], dtype=torch.long)
+    digits = torch.tensor(data["digits"], dtype=torch.long)
+    pen_weight = torch.tensor(data["classes"] == int(Ink.PEN), dtype=torch.float32)
+    for _epoch in range(EPOCHS):
+        net.train()
+        order = rng.permutation(train_rows)
+        for start in range(0, len(order), 256):
+            rows = order[start : start + 256]
+            x = torch.tensor(shifted(data["images"][rows], rng)[:, None])
+            noise = rng.normal(0, 0.05, (len(rows), feats.shape[1])).astype(np.float32)
+            f = torch.tensor((feats[rows] - mean) / std + noise)
+            ink, digit = net(x, f)
+            loss = torch.nn.functional.cross_entropy(ink, classes[rows])
+            per = torch.nn.functional.cross_entropy(digit, digits[rows], reduction="none")
+            loss = loss + (per * pen_weight[rows]).sum() / pen_weight[rows].sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        sched.step()
+    net.eval()
+    return net, mean, std
+
+
+def export(net, mean: np.ndarray, std: np.ndarray, path: Path = OUT) -> None:
+    params = {}
+    convs = [m for m in net.convs if m.__class__.__name__ == "Conv2d"]
+    for i, conv in enumerate(convs, 1):
+        w = conv.weight.detach().numpy()  # (Cout, Cin, 3, 3)
+        params[f"conv{i}_w"] = w.reshape(w.shape[0], -1).T  # (Cin*9, Cout), (Cin, ky, kx)
+        params[f"conv{i}_b"] = conv.bias.detach().numpy()
+    for name in ("fc1", "ink", "digit"):
+        layer = getattr(net, name)
+        params[f"{name}_w"] = layer.weight.detach().numpy().T
+        params[f"{name}_b"] = layer.bias.detach().numpy()
+    params["feat_mean"], params["feat_std"] = mean.astype(np.float32), std.astype(np.float32)
+    np.savez_compressed(path, **{k: v.astype(np.float32) for k, v in params.items()})
+
+
+def scores(net, data: dict, rows: np.ndarray, mean, std) -> tuple[float, float]:
+    """Ink class accuracy, and pen digit accuracy, on some rows."""
+    import torch
+
+    with torch.no_grad():
+        ink, digit = net(torch.tensor(data["images"][rows][:, None]),
+                         torch.tensor((data["features"][rows] - mean) / std))
+    ink_ok = (ink.argmax(1).numpy() == data["classes"][rows]).mean()
+    pen = data["classes"][rows] == int(Ink.PEN)
+    digit_ok = (digit.argmax(1).numpy()[pen] == data["digits"][rows][pen]).mean()
+    return float(ink_ok), float(digit_ok)
+
+
+def cnn_hidden(images: np.ndarray) -> np.ndarray:
+    """The digit CNN's hidden layer for some glyphs: what a second head on it would see."""
+    from pipeline._cnn import _conv_block, builtin
+
+    cnn = builtin()
+    x = images.reshape(len(images), images.shape[1], images.shape[2], 1).astype(np.float32)
+    for weight, bias in cnn._convs:
+        x = _conv_block(x, weight, bias)
+    x = x.reshape(len(x), -1) @ cnn._fc1[0] + cnn._fc1[1]
+    return np.maximum(x, 0)
+
+
+def second_head(data: dict, train_rows: np.ndarray, val_rows: np.ndarray) -> tuple[float, float]:
+    """Ink and pen digit accuracy of heads on the frozen digit CNN's hidden layer (with
+    the same ink features), trained on train_rows, measured on val_rows."""
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    hidden = np.vstack([cnn_hidden(data["images"][i : i + 4096])
+                        for i in range(0, len(data["images"]), 4096)])
+    x_all = np.hstack([hidden, data["features"]]).astype(np.float32)
+    mean, std = x_all[train_rows].mean(0), x_all[train_rows].std(0) + 1e-3
+    x_all = (x_all - mean) / std
+    nn = torch.nn
+    body = nn.Sequential(nn.Linear(x_all.shape[1], DENSE), nn.ReLU(), nn.Dropout(0.2))
+    ink_head, digit_head = nn.Linear(DENSE, 3), nn.Linear(DENSE, 9)
+    params = [*body.parameters(), *ink_head.parameters(), *digit_head.parameters()]
+    opt = torch.optim.Adam(params, lr=2e-3)
+    classes = torch.tensor(data["classes"], dtype=torch.long)
+    digits = torch.tensor(data["digits"], dtype=torch.long)
+    pen = torch.tensor(data["classes"] == int(Ink.PEN), dtype=torch.float32)
+    for _epoch in range(EPOCHS):
+        body.train()
+        order = rng.permutation(train_rows)
+        for start in range(0, len(order), 256):
+            rows = order[start : start + 256]
+            h = body(torch.tensor(x_all[rows]))
+            per = nn.functional.cross_entropy(digit_head(h), digits[rows], reduction="none")
+            loss = nn.functional.cross_entropy(ink_head(h), classes[rows])
+            loss = loss + (per * pen[rows]).sum() / pen[rows].sum().clamp(min=1)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    body.eval()
+    with torch.no_grad():
+        h = body(torch.tensor(x_all[val_rows]))
+        ink = ink_head(h).argmax(1).numpy()
+        digit = digit_head(h).argmax(1).numpy()
+    is_pen = data["classes"][val_rows] == int(Ink.PEN)
+    return (float((ink == data["classes"][val_rows]).mean()),
+            float((digit[is_pen] == data["digits"][val_rows][is_pen]).mean()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    data = collect()
+    synthetic = synthetic_cells()
+    data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
+    print({k: v.shape for k, v in data.items()}, np.bincount(data["classes"]))
+    photo = data["photo"]
+    rows = np.arange(len(photo))
+    if args.compare:
+        val = (photo % 10) == 3
+        net, mean, std = train(data, rows[~val])
+        print("separate net: ink, pen digit on the held-back tenth", scores(net, data, rows[val],
+              mean, std))
+        print("second head on the digit CNN: ink, pen digit on the held-back tenth",
+              second_head(data, rows[~val], rows[val]))
+        return 0
+    net, mean, std = train(data, rows)
+    export(net, mean, std, args.out)
+    print("exported", args.out, scores(net, data, rows, mean, std))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
