@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from ._image import clamped_box
-from ._stats import quantile
+from ._stats import quantile, quantiles
 from .products import CellInk, Geometry
 
 CORE_SHARE = 0.5  # a cell's ink is its pixels darker than this share of its central peak
@@ -51,7 +51,7 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
     paper's, its blue-over-red hue, darkness against the line ink, stroke width, and the
     ink's height and width (strokes and sizes as shares of the window)."""
     y0, y1, x0, x1 = ink.bounds
-    lines = max(float(np.quantile(ink.ink[::2, ::2], LINE_QUANTILE)), 1e-3)
+    lines = max(quantile(ink.ink[::2, ::2], LINE_QUANTILE), 1e-3)
     chroma = colour.max(axis=2) - colour.min(axis=2)
     hue = colour[..., 0] - colour[..., 2]
     cols = x0.size
@@ -94,7 +94,8 @@ def with_context(base: np.ndarray, inked: np.ndarray, confidence: np.ndarray) ->
     relative = np.zeros((count, 3 * len(CONTEXT)), np.float32)
     picked = base[:, [0, 2, 3]]
     if inked.any():
-        levels = np.quantile(picked[inked], CONTEXT, axis=0)  # (len(CONTEXT), 3)
+        chosen = picked[inked]
+        levels = np.array([quantiles(chosen[:, k], CONTEXT) for k in range(3)]).T  # (CONTEXT, 3)
         relative = (picked[:, None, :] - levels[None]).reshape(count, -1)
     relative[~inked] = 0
     return np.hstack([base, relative, confidence[:, None]]).astype(np.float32)
