@@ -22,20 +22,23 @@ import numpy as np
 from benchmarks import dataset
 from pipeline._cnn import builtin
 from pipeline._drawing import symbol_patch
+from pipeline._pen_net import builtin as pen_net
 from pipeline.advice import advise
 from pipeline.cells import find_cells
+from pipeline.entries import read_entries
 from pipeline.glyphs import find_glyphs
 from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.output import encode
 from pipeline.recognize import read_glyphs
 from pipeline.render import render
+from pipeline.settings import sizes_named
 from pipeline.solve import solve_reading
 from pipeline.square import cut_square
 from pipeline.verdict import drawing
 
-STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "solve", "grade", "render",
-          "encode")
+STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "entries", "solve", "grade",
+          "render", "encode")
 
 
 def floor_time(path: Path) -> float:
@@ -62,7 +65,7 @@ def stage_times(path: Path) -> dict[str, float]:
 
     photo = load_photo(path)
     lap("load")
-    outline = find_outline(photo)
+    outline = find_outline(photo, sizes_named("auto"))
     lap("grid")
     square = cut_square(outline)
     lap("square")
@@ -72,6 +75,8 @@ def stage_times(path: Path) -> dict[str, float]:
     lap("glyphs")
     reading = read_glyphs(glyphs, builtin(), photo.header.orientation)
     lap("recognize")
+    reading = read_entries(reading, glyphs, photo.pixels, pen_net())
+    lap("entries")
     solved = solve_reading(reading)
     lap("solve")
     if solved.solution is None:

@@ -52,8 +52,11 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
     ink's height and width (strokes and sizes as shares of the window)."""
     y0, y1, x0, x1 = ink.bounds
     lines = max(quantile(ink.ink[::2, ::2], LINE_QUANTILE), 1e-3)
-    chroma = colour.max(axis=2) - colour.min(axis=2)
-    hue = colour[..., 0] - colour[..., 2]
+    blue, green, red = colour[..., 0], colour[..., 1], colour[..., 2]
+    # max - min over the channels, channel by channel: a reduction over a last axis of 3 is
+    # twenty times slower in NumPy
+    chroma = np.maximum(np.maximum(blue, green), red) - np.minimum(np.minimum(blue, green), red)
+    hue = blue - red
     cols = x0.size
     count = y0.size * cols
     out = np.zeros((count, BASE_FEATURES), np.float32)
