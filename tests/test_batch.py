@@ -102,11 +102,15 @@ def test_interrupt_stops_cleanly_without_partial_files(tmp_path):
     folder = tmp_path / "many"
     folder.mkdir()
     image, _ = photo(size=(1600, 1200))
-    for i in range(16):
+    for i in range(48):  # long enough that the interrupt lands mid-run on a fast machine
         cv2.imwrite(str(folder / f"p{i:02}.png"), image)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # Ctrl-C as a terminal delivers it: a shell that starts jobs in the background makes them
+    # ignore SIGINT, and Python keeps an ignored SIGINT ignored, so the child restores it
+    command = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler);"
+               " runpy.run_module('pipeline.cli', run_name='__main__')")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pipeline.cli", "--jobs", "2", "--json", str(folder)],
+        [sys.executable, "-c", command, "--jobs", "2", "--json", str(folder)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
         start_new_session=True,
     )
