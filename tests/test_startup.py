@@ -78,3 +78,14 @@ def outcome(coerce, value, param):
         return type(result), result
     except Exception as exc:  # the same refusal, with the same words
         return type(exc), str(exc)
+
+
+def test_the_console_script_answers_version_without_typer():
+    code = ("import sys\nfrom pipeline._entry import main\ntry:\n    main()\n"
+            "except SystemExit as done:\n    assert done.code == 0\n"
+            "print('MODULES', ' '.join(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code, "--version"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.startswith("snapsolve ")
+    line = next(x for x in done.stdout.splitlines() if x.startswith("MODULES"))
+    assert not set(line.split()[1:]) & {"typer", "click", "numpy", "cv2"}
