@@ -13,7 +13,7 @@ from typing import Any
 from solver.logic import Step
 
 from .advice import Advice
-from .alphabet import printed_board, printed_symbol
+from .alphabet import DIGITS, printed_board, printed_symbol
 from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
 from .records import Record, Status, solver_status
 
@@ -38,7 +38,8 @@ def photo_record(
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "cells": ink_classes(reading),
-        **advice_fields(advice, lambda v: printed_symbol(size.symbol_of(v), alphabet)),
+        **advice_fields(advice, None if alphabet == DIGITS else (
+            lambda v: printed_symbol(size.symbol_of(v), alphabet))),
     }
     return Record(
         label, status, message(reading, solved, check),

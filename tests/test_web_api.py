@@ -279,3 +279,19 @@ def test_a_sixteen_board_is_answered_in_hex_and_fixed_in_hex(client, tmp_path):
     no_zero = rec["board"].replace("0", ".")  # neither a 0 nor a G: which alphabet?
     unclear = client.post("/api/solve", json={"board": no_zero})
     assert unclear.status_code == 400 and "alphabet" in unclear.json()["message"]
+
+
+def test_a_hint_instead_of_the_solution_for_a_photo_and_a_typed_board(client):
+    rec = upload(client, SMALL, "newspaper.jpg", hint="1").json()
+    assert rec["status"] == "solved" and rec["solution"] is None
+    step = rec["hint"]
+    assert step["explanation"] and step["technique"]
+    assert SMALL_SOLUTION[int(step["cell"][1]) * 9 - 9 + int(step["cell"][3]) - 1] == str(
+        step["digit"])  # a placement, and the solution's digit
+    again = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": rec["id"],
+                                            "hint": True}).json()
+    assert again["hint"] == step and client.get(again["image_url"]).status_code == 200
+    typed = client.post("/api/solve", json={"board": SMALL_BOARD, "hint": True}).json()
+    assert typed["hint"] == step and typed["solution"] is None
+    refused = client.post("/api/solve", json={"board": SMALL_BOARD, "hint": "yes"})
+    assert refused.status_code == 400

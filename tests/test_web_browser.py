@@ -153,6 +153,24 @@ def test_a_sixteen_photo_shows_its_board_in_hex_and_takes_a_fix(page, running, t
     expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
 
 
+def test_a_hint_shows_the_next_step_instead_of_the_solution(page, running, tmp_path):
+    page.goto(running.url)
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    expect(page.locator("#status-title")).to_have_text("Solved")
+    first_image = page.locator("#photo").get_attribute("src")
+    page.click("#hint")
+    expect(page.locator("#status-title")).to_have_text("The next step", timeout=WAIT_MS)
+    expect(page.locator("#status-message")).to_contain_text(re.compile(r"r\dc\d"))
+    expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent || '0')")
+    assert "".join(shown) == SMALL_BOARD  # the solution is not shown with a hint
+    page.check("#show-solution")  # ... until asked for
+    expect(page.locator("#status-title")).to_have_text("Solved", timeout=WAIT_MS)
+    shown = page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent)")
+    assert "".join(shown) == SMALL_SOLUTION
+
+
 def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):
     page.goto(running.url)
     page.click("#type-board")

@@ -82,10 +82,11 @@ def process(job: Job, settings: Settings) -> dict:
     return process_job(job, settings).as_dict()
 
 
-def typed_board(name: str, board: str) -> dict:
+def typed_board(name: str, board: str, hint: bool = False) -> dict:
     """The record of a typed board (no photo, as `canonical_board` writes it), with every
-    key of a photo's record."""
-    return solve_one(name, board, alphabet=HEX.name if _shown_in_hex(board) else None).as_dict()
+    key of a photo's record; with `hint`, the next logical step instead of the solution."""
+    alphabet = HEX.name if _shown_in_hex(board) else None
+    return solve_one(name, board, hint=hint, alphabet=alphabet).as_dict()
 
 
 def failure(name: str, status: str, message: str) -> dict:

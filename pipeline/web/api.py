@@ -7,7 +7,8 @@
 
 Any of them may add `check` (form field "1"/"true"/"on", or JSON true): check the pen
 entries without spoiling, as `snapsolve --check` does (no solution in the answer, nothing
-drawn but the wrong entries' rings); and `alphabet` ("hex", "letters", "digits") for a
+drawn but the wrong entries' rings); `hint` (the same ways): the next logical step instead
+of the solution, as `snapsolve --hint`; and `alphabet` ("hex", "letters", "digits") for a
 16x16 board that could be read two ways (answers write 16x16 boards in hex, '.' empty).
 
 The answer is the photo's record (as `snapsolve --json` prints it) plus `id` (to send a
@@ -22,7 +23,7 @@ import json
 import os
 import shutil
 import unicodedata
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -38,7 +39,7 @@ from .workers import Busy, WorkerLost, Workers
 
 COPY_CHUNK = 1 << 20  # bytes copied at a time from the parsed upload into the store
 NAME_MAX = 120  # characters of an upload's file name kept as its record's "input"
-FORM_LIMITS = {"max_files": 1, "max_fields": 5, "max_part_size": MAX_FIELD_BYTES}
+FORM_LIMITS = {"max_files": 1, "max_fields": 6, "max_part_size": MAX_FIELD_BYTES}
 TYPED = "board"  # the record's "input" for a board typed without a photo
 YES = ("1", "true", "on", "yes")  # a form field's ways of saying a check box is ticked
 
@@ -87,19 +88,19 @@ async def _from_form(request: Request) -> Response:
         raise Refused(408, "too_slow", f"the upload took more than {UPLOAD_TIME_LIMIT:g} s") \
             from None
     try:
-        photo, board, check = form.get("photo"), form.get("board"), form.get("check")
-        check = isinstance(check, str) and check.strip().lower() in YES
+        photo, board = form.get("photo"), form.get("board")
+        check, hint = (_ticked(form.get(name)) for name in ("check", "hint"))
         alphabet = form.get("alphabet")
         if isinstance(board, UploadFile) or isinstance(alphabet, UploadFile):
             raise Refused(400, "bad_board", "the fields 'board' and 'alphabet' must be text")
         board = None if board is None else _board(board, alphabet)
         if isinstance(photo, UploadFile):
-            return await _upload(request, photo, board, check)
+            return await _upload(request, photo, board, Asked(check, hint))
         if photo is not None:
             raise Refused(400, "bad_photo", "the field 'photo' must be a file")
         if board is None:
             raise Refused(400, "empty", "the form has neither a 'photo' file nor a 'board'")
-        return await _typed(request, board)
+        return await _typed(request, board, hint)
     finally:
         await form.close()
 
@@ -124,11 +125,11 @@ async def _from_json(request: Request) -> Response:
     if not isinstance(data, dict) or "board" not in data:
         raise Refused(400, "bad_json", "send a JSON object with a 'board'")
     board = _board(data["board"], data.get("alphabet"))
-    photo_id, check = data.get("photo"), data.get("check", False)
-    if not isinstance(check, bool):
-        raise Refused(400, "bad_json", "'check' must be true or false")
+    photo_id, check, hint = data.get("photo"), data.get("check", False), data.get("hint", False)
+    if not isinstance(check, bool) or not isinstance(hint, bool):
+        raise Refused(400, "bad_json", "'check' and 'hint' must be true or false")
     if photo_id is None:
-        return await _typed(request, board)
+        return await _typed(request, board, hint)
     store: ResultStore = request.app.state.store
     entry = store.get(photo_id) if isinstance(photo_id, str) else None
     if entry is None:
@@ -139,7 +140,8 @@ async def _from_json(request: Request) -> Response:
         if meta.get("cells") not in (None, len(board)):
             raise Refused(400, "bad_board", f"this photo's board has {meta['cells']} cells, "
                           f"the board sent has {len(board)}")
-        return await _read(request, entry, meta.get("name", "photo"), board, check, fresh=False)
+        return await _read(request, entry, meta.get("name", "photo"), board, Asked(check, hint),
+                           fresh=False)
 
 
 def _board(text: Any, alphabet: Any = None) -> str:
@@ -154,13 +156,26 @@ def _board(text: Any, alphabet: Any = None) -> str:
         raise Refused(400, "bad_board", f"not a board: {exc}") from None
 
 
-async def _typed(request: Request, board: str) -> Response:
-    rec = await _call(request, TYPED, typed_board, TYPED, board)
+def _ticked(value: Any) -> bool:
+    """A form field's check box: ticked when it says so."""
+    return isinstance(value, str) and value.strip().lower() in YES
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the request asks of a photo beyond its solution."""
+
+    check: bool = False  # check the pen entries, reveal nothing else
+    hint: bool = False  # the next logical step instead of the solution
+
+
+async def _typed(request: Request, board: str, hint: bool = False) -> Response:
+    rec = await _call(request, TYPED, typed_board, TYPED, board, hint)
     return _answer(request, rec, None, None)
 
 
 async def _upload(request: Request, photo: UploadFile, board: str | None,
-                  check: bool) -> Response:
+                  asked: Asked) -> Response:
     store: ResultStore = request.app.state.store
     name = _file_name(photo.filename)
     await asyncio.to_thread(store.prune_soon)
@@ -179,18 +194,18 @@ async def _upload(request: Request, photo: UploadFile, board: str | None,
                 raise
             return _answer(request, failure(name, "unreadable", str(refused)), None, None, 415)
         await asyncio.to_thread(entry.note, name=name)
-        return await _read(request, entry, name, board, check, fresh=True)
+        return await _read(request, entry, name, board, asked, fresh=True)
 
 
-async def _read(request: Request, entry: Entry, name: str, board: str | None, check: bool,
+async def _read(request: Request, entry: Entry, name: str, board: str | None, asked: Asked,
                 fresh: bool) -> Response:
-    """Have the photo read (with the user's board, if any; only checking the pen entries
-    when `check`) and answer with its record; a new photo in which no board was found is
-    not kept (there is nothing to fix or redraw)."""
+    """Have the photo read (with the user's board, if any; as `asked`) and answer with its
+    record; a new photo in which no board was found is not kept (there is nothing to fix or
+    redraw)."""
     store: ResultStore = request.app.state.store
     output = entry.new_render()
     job = photo_job(name, entry.photo, output, board)
-    settings = replace(request.app.state.config.settings, check=check)
+    settings = replace(request.app.state.config.settings, check=asked.check, hint=asked.hint)
     rec = await _call(request, name, process, job, settings)
     if fresh and rec["board"] is None:
         await asyncio.to_thread(store.discard, entry)

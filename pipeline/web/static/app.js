@@ -19,6 +19,7 @@ const TITLES = {
   no_grid: "No Sudoku found",
   unreadable: "Not a photo snapsolve can read",
   error: "Something went wrong",
+  hint: "The next step",
 };
 const ADVICE = {
   multiple: "A digit was probably missed: tap the empty cell that has a digit on the paper and type it.",
@@ -62,7 +63,13 @@ for (const id of ["again", "retake"]) {
     $("camera").click();
   });
 }
-$("show-solution").addEventListener("change", () => paintBoard());
+$("show-solution").addEventListener("change", () => {
+  if (page.record?.hint && $("show-solution").checked) resolve(page.record.board); // the whole of it
+  else paintBoard();
+});
+$("hint").addEventListener("click", () => {
+  if (page.record?.board) resolve(page.record.board, true);
+});
 $("check-only").addEventListener("change", () => {
   if (page.photoId && page.record?.board) resolve(page.record.board); // the same photo, the other way
 });
@@ -173,11 +180,17 @@ function fix(next, cell, undo = false) {
   page.timer = setTimeout(() => resolve(next), RESOLVE_DELAY);
 }
 
-async function resolve(next) {
+// The board solved again (and the photo redrawn); with `hint`, the next logical step
+// instead of the solution.
+async function resolve(next, hint = false) {
   page.pending?.abort();
   const pending = new AbortController();
   page.pending = pending;
   const body = page.photoId ? { board: next, photo: page.photoId, check: checking() } : { board: next };
+  if (hint) {
+    body.hint = true;
+    $("show-solution").checked = false;
+  }
   if (alphabetOf(next)) body.alphabet = alphabetOf(next);
   try {
     let response = await post(body, pending.signal);
@@ -230,8 +243,9 @@ function showRecord(rec, fresh) {
     const count = [...rec.board].filter((c) => c !== empty).length;
     setStatus("typing", `${count} digits so far: keep typing (the board has more than one solution yet).`);
   } else {
-    setStatus(rec.status, explain(rec));
+    setStatus(rec.hint ? "hint" : rec.status, explain(rec));
   }
+  $("hint").hidden = rec.status !== "solved" || Boolean(rec.hint);
   showPhoto(rec);
   const hasBoard = Boolean(rec.board);
   $("board-pane").hidden = !hasBoard && !page.read;
@@ -244,6 +258,11 @@ function showRecord(rec, fresh) {
 }
 
 function explain(rec) {
+  if (rec.hint) {
+    const where = page.photoId ? " It is drawn in green on your photo." : "";
+    const text = rec.hint.explanation.replace(/([^.!?])$/, "$1."); // "r4c7 must be 5: ...": no capital
+    return `${text}${where} Tick “show the solution” for all of it.`;
+  }
   const parts = [rec.status === "solved" && rec.message === "solved"
     ? "The missing digits are written in red on your photo." : sentence(rec.message)];
   if (rec.status === "solved" && rec.wrong_entries?.length) {
