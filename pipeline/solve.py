@@ -104,6 +104,8 @@ def check_entries(solved: Solved, reading: Reading) -> Solved:
     entry."""
     if not reading.entries or reading.entry_probabilities is None:
         return solved
+    # only a unique solution says what an entry should be: one of several says nothing
+    solution = solved.solution if solved.status == "solved" else None
     symbols = reading.size.symbols
     entries, unreadable, wrong = [], [], []
     for cell, (entry, given) in enumerate(zip(reading.entries, solved.board, strict=True)):
@@ -112,23 +114,23 @@ def check_entries(solved: Solved, reading: Reading) -> Solved:
             continue
         row = reading.entry_probabilities[cell, 1:]
         digits = row / max(float(row.sum()), 1e-12)
-        if solved.solution is None:
+        if solution is None:
             sure = digits.max() >= ENTRY_SURE
             entries.append(entry if sure else "0")
             if not sure:
                 unreadable.append(cell)
             continue
-        right = float(digits[symbols.index(solved.solution[cell])])
+        right = float(digits[symbols.index(solution[cell])])
         odds_wrong = (1 - right) * PRIOR_WRONG
         p_wrong = odds_wrong / (odds_wrong + right * (1 - PRIOR_WRONG))
         if row.sum() < ENTRY_INK:  # perhaps no handwriting at all
             entries.append("0")
             unreadable.append(cell)
-        elif p_wrong >= ENTRY_SURE and entry != solved.solution[cell]:
+        elif p_wrong >= ENTRY_SURE and entry != solution[cell]:
             entries.append(entry)
             wrong.append(cell)
         elif 1 - p_wrong >= ENTRY_SURE:
-            entries.append(solved.solution[cell])
+            entries.append(solution[cell])
         else:
             entries.append("0")
             unreadable.append(cell)

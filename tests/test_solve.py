@@ -257,3 +257,17 @@ def test_a_clearly_written_wrong_entry_is_wrong_however_likely_entries_are_right
 def test_without_entries_nothing_is_checked():
     solved = solve_reading(reading_of(PUZZLE, np.full((81, 10), 0.1)))
     assert solved.entries == "" and solved.wrong == () and solved.unreadable == ()
+
+
+def test_entries_are_not_judged_against_one_of_several_solutions():
+    from dataclasses import replace
+
+    from pipeline.solve import check_entries
+
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "7" + "0" * (80 - blank)  # clearly written, and not the 4
+    reading = _with_entries(entries, sure=0.99)
+    solved = solve_reading(reading)
+    several = replace(solved, status="multiple")  # the givens as read left more than one
+    checked = check_entries(several, reading)
+    assert checked.wrong == () and checked.entries[blank] == "7"  # stands as read
