@@ -29,6 +29,9 @@ ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but repo
 ENTRY_INK = 0.7  # a cell less surely written by hand than this is not checked either
 PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting is looked at
 # (people stuck halfway have most of theirs right)
+MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
+# more from a photo holds handwriting read as print
+FILLED_ODDS = 0.01  # what such a board's confidence keeps: it is worth a look
 
 
 def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
@@ -86,12 +89,16 @@ def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
 def reading_confidence(reading: Reading, used: BoardUsed) -> float:
     """P(the board used is right), with the constants calibrated for the reading's engine
     (pipeline/_confidence.py)."""
-    return board_confidence(
+    confidence = board_confidence(
         used.board, used.probabilities, reading.size.symbols,
         [fix.cell for fix in used.corrections],
         used.outcome.solution if used.outcome.status == "solved" else None,
         calibration_for(reading.calibrated),
     )
+    givens = sum(symbol != "0" for symbol in used.board)
+    if reading.size == NINE and givens > MOST_GIVENS:
+        confidence *= FILLED_ODDS
+    return confidence
 
 
 def check_entries(solved: Solved, reading: Reading) -> Solved:

@@ -271,3 +271,16 @@ def test_entries_are_not_judged_against_one_of_several_solutions():
     several = replace(solved, status="multiple")  # the givens as read left more than one
     checked = check_entries(several, reading)
     assert checked.wrong == () and checked.entries[blank] == "7"  # stands as read
+
+
+def test_a_board_fuller_than_any_printed_puzzle_is_worth_a_look():
+    full = reading_of(SOLUTION[:-1] + "0", np.full((81, 10), 0.0005))  # 80 "givens"
+    probs = np.full((81, 10), 0.0005)
+    for cell, ch in enumerate(full.board):
+        probs[cell, int(ch)] = 0.995
+    from dataclasses import replace
+
+    solved = solve_reading(replace(full, probabilities=probs))
+    assert solved.status == "solved" and solved.confidence < 0.05  # flagged low_confidence
+    clean = solve_reading(_with_entries("0" * 81))
+    assert clean.confidence > 0.9  # a printed puzzle's givens keep theirs
