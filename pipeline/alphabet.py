@@ -8,23 +8,19 @@ hex: the values 1..16 as '0'-'9' 'A'-'F', and its records show it so, with '.' f
 
 from __future__ import annotations
 
-from solver.size import EMPTY, SYMBOLS
+from solver import alphabet as _solver_alphabet
 
 DIGITS = "digits"  # canonical: 1-9 (A-G ...), '0' empty
-HEX = "hex"  # 0-9 A-F for values 1..16, '.' empty
-HEX_SYMBOLS = "0123456789ABCDEF"
-HEX_EMPTY = "."
+HEX = _solver_alphabet.HEX.name  # 0-9 A-F for values 1..16, '.' empty
 
 
 def printed_symbol(symbol: str, alphabet: str) -> str:
     """A canonical symbol ('0' empty) as printed in the alphabet."""
-    if alphabet != HEX:
-        return symbol
-    return HEX_EMPTY if symbol == EMPTY else HEX_SYMBOLS[SYMBOLS.index(symbol)]
+    return _solver_alphabet.HEX.write(symbol) if alphabet == HEX else symbol
 
 
 def printed_board(board: str | None, alphabet: str) -> str | None:
     """A canonical board (or None) as printed in the alphabet."""
     if board is None or alphabet != HEX:
         return board
-    return "".join(printed_symbol(symbol, alphabet) for symbol in board)
+    return _solver_alphabet.HEX.write(board)

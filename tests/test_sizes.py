@@ -17,7 +17,7 @@ from solver.alphabet import HEX, LETTERS
 from solver.search import find_solutions
 from solver.size import SYMBOLS, size_of
 
-from .test_accel import grid
+from .test_accel import grid, is_grid_of
 
 
 def engines(board: str, box: int, limit: int = 2, max_nodes: int = 10**7):
@@ -30,15 +30,6 @@ def engines(board: str, box: int, limit: int = 2, max_nodes: int = 10**7):
         with mock.patch.dict(os.environ, {_fast.PURE_ENV: "0"}):
             fast = find_solutions(board, limit, max_nodes, size)
     return pure, fast
-
-
-def valid_grid_of(solution: str, board: str, box: int) -> bool:
-    size = size_of(box)
-    if len(solution) != size.cells or any(ch not in size.symbols for ch in solution):
-        return False
-    if any(len({solution[c] for c in unit}) != size.n for unit in size.units):
-        return False
-    return all(b in ("0", s) for b, s in zip(board, solution, strict=True))
 
 
 def brute_count(board: str, box: int, limit: int) -> int:
@@ -86,12 +77,12 @@ def test_solutions_are_valid_keep_the_givens_and_c_agrees(box, seed, share):
     board = "".join("0" if i in blanks else ch for i, ch in enumerate(full))
     (pure, _), fast = engines(board, box)
     assert 1 <= len(pure) <= 2
-    assert all(valid_grid_of(s, board, box) for s in pure)
+    assert all(is_grid_of(s, board, box) for s in pure)
     if len(pure) == 1:
         assert pure == [full]
     if fast is not None:
         assert len(fast[0]) == len(pure)
-        assert all(valid_grid_of(s, board, box) for s in fast[0])
+        assert all(is_grid_of(s, board, box) for s in fast[0])
         if len(pure) == 1:
             assert fast[0] == pure
 
