@@ -115,8 +115,8 @@ def assert_same_as_pure(board: str, limit: int) -> None:
     assert len(found) == len(expected)
     assert len(set(found)) == len(found)
     assert all(is_grid_of(s, board, 3) for s in found)
-    if len(expected) == 1:
-        assert found == expected
+    if len(pure(board, 2)[0]) == 1:  # the board's only solution (with limit 1, one of several
+        assert found == expected  # may come first in either engine)
 
 
 # --- known boards ---------------------------------------------------------------------
