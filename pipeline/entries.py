@@ -2,7 +2,9 @@
 (Reading -> Reading).
 
 Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
-features (`_ink_features`): empty, printed, or pen, and for pen the digit written. When no
+features (`_ink_features`): empty, printed, or pen, and for pen the digit written; the
+split between printed and pen is then weighed by how well each glyph matches the photo's
+font (`_font`: every given is printed alike). When no
 cell is surely pen the reading is returned as it was: a photo with no handwriting reads
 exactly as the printed path reads it. Otherwise the givens are the printed cells only, each
 weighed P(printed) x P(digit) so that correction can still turn a given taken for an entry
@@ -16,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._pen_net import PenNet
 from .products import Glyphs, Ink, Reading
@@ -66,6 +69,10 @@ def read_entries(
     classes, digits = ink_classes(net, images, features, inked)
     if int((classes[:, Ink.PEN] >= PEN_SURE).sum()) < MIN_PEN:
         return reading
+    printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
+    odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,
+                     classes[:, Ink.EMPTY])
+    classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     return split_reading(reading, classes, digits)
 
 

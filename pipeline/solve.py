@@ -9,6 +9,7 @@ with one solution is never changed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -32,6 +33,8 @@ PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting i
 MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
 # more from a photo holds handwriting read as print
 FILLED_ODDS = 0.01  # what such a board's confidence keeps: it is worth a look
+MOST_WRONG = 1 / 3  # a corrected board whose solution calls more of the entries wrong is
+# taken as misread (people stuck halfway have most of theirs right: PRIOR_WRONG)
 
 
 def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
@@ -40,6 +43,8 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     the recognizer is calibrated), look closer and correct them. Then weigh how sure the
     board used is (`_confidence`) and check every entry against the solution."""
     used = board_used(reading, correcting)
+    if refuted(reading, used):
+        used = board_used(reading, correcting=False)
     outcome = used.outcome
     message = outcome.message
     if outcome.status == "gave_up":
@@ -103,46 +108,69 @@ def reading_confidence(reading: Reading, used: BoardUsed) -> float:
 
 def check_entries(solved: Solved, reading: Reading) -> Solved:
     """The solved board with the reading's handwritten entries checked against its
-    solution. Each written cell is weighed by Bayes' rule: the handwriting's probability
-    of the solution's digit against the others', with most entries right (PRIOR_WRONG). An
-    entry is wrong, or right, when that is at least ENTRY_SURE probable; a cell in between
-    is set apart as unreadable, never guessed. Without a solution, an entry stands as
-    read when it is read that surely. A cell that became a given by correction holds no
-    entry."""
+    solution (`entry_verdicts`). Without a unique solution, an entry stands as read when
+    it is read at least ENTRY_SURE surely, and is unreadable otherwise. A cell that became
+    a given by correction holds no entry."""
     if not reading.entries or reading.entry_probabilities is None:
         return solved
     # only a unique solution says what an entry should be: one of several says nothing
     solution = solved.solution if solved.status == "solved" else None
+    entries = ["0"] * len(solved.board)
+    unreadable, wrong = [], []
+    for cell, verdict in entry_verdicts(reading, solved.board, solution):
+        if verdict == "unreadable":
+            unreadable.append(cell)
+            continue
+        if verdict == "wrong":
+            wrong.append(cell)
+        right = solution is not None and verdict == "right"
+        entries[cell] = solution[cell] if right else reading.entries[cell]
+    return replace(solved, entries="".join(entries), wrong=tuple(wrong),
+                   unreadable=tuple(unreadable))
+
+
+def entry_verdicts(
+    reading: Reading, board: str, solution: str | None
+) -> Iterator[tuple[int, str]]:
+    """(cell, verdict) for each handwritten entry on a cell that is no given of `board`:
+    'right', 'wrong' or 'unreadable'. With a solution, each entry is weighed by Bayes'
+    rule: the handwriting's probability of the solution's digit against the mean of the
+    others' (a wrong entry may be any of them), with most entries right (PRIOR_WRONG); it
+    is wrong, or right, when that is at least ENTRY_SURE probable, unreadable in between
+    (never guessed), and unreadable when the cell is less than ENTRY_INK surely
+    handwriting. Without one, 'right' means read at least ENTRY_SURE surely."""
     symbols = reading.size.symbols
-    entries, unreadable, wrong = [], [], []
-    for cell, (entry, given) in enumerate(zip(reading.entries, solved.board, strict=True)):
+    for cell, (entry, given) in enumerate(zip(reading.entries, board, strict=True)):
         if entry == "0" or given != "0":
-            entries.append("0")
             continue
         row = reading.entry_probabilities[cell, 1:]
         digits = row / max(float(row.sum()), 1e-12)
         if solution is None:
-            sure = digits.max() >= ENTRY_SURE
-            entries.append(entry if sure else "0")
-            if not sure:
-                unreadable.append(cell)
+            yield cell, "right" if digits.max() >= ENTRY_SURE else "unreadable"
             continue
         right = float(digits[symbols.index(solution[cell])])
-        odds_wrong = (1 - right) * PRIOR_WRONG
+        odds_wrong = (1 - right) / (len(digits) - 1) * PRIOR_WRONG
         p_wrong = odds_wrong / (odds_wrong + right * (1 - PRIOR_WRONG))
         if row.sum() < ENTRY_INK:  # perhaps no handwriting at all
-            entries.append("0")
-            unreadable.append(cell)
+            yield cell, "unreadable"
         elif p_wrong >= ENTRY_SURE and entry != solution[cell]:
-            entries.append(entry)
-            wrong.append(cell)
+            yield cell, "wrong"
         elif 1 - p_wrong >= ENTRY_SURE:
-            entries.append(solution[cell])
+            yield cell, "right"
         else:
-            entries.append("0")
-            unreadable.append(cell)
-    return replace(solved, entries="".join(entries), wrong=tuple(wrong),
-                   unreadable=tuple(unreadable))
+            yield cell, "unreadable"
+
+
+def refuted(reading: Reading, used: BoardUsed) -> bool:
+    """Whether the entries refute a corrected board's solution: more than MOST_WRONG of
+    those judged are wrong by it. People are seldom that wrong, and a correction that
+    needed improbable readings often is."""
+    if not used.corrections or used.outcome.status != "solved" or not reading.entries \
+            or reading.entry_probabilities is None:
+        return False
+    verdicts = [v for _, v in entry_verdicts(reading, used.board, used.outcome.solution)
+                if v != "unreadable"]
+    return bool(verdicts) and verdicts.count("wrong") > MOST_WRONG * len(verdicts)
 
 
 def solve_board(board: str, reading: Reading) -> Solved:

@@ -226,7 +226,7 @@ def test_entries_are_checked_against_the_solution_from_the_givens_alone():
         entries[cell] = SOLUTION[cell]
     wrong_cell = blanks[3]
     entries[wrong_cell] = str(int(SOLUTION[wrong_cell]) % 9 + 1)  # written wrong
-    solved = solve_reading(_with_entries("".join(entries)))
+    solved = solve_reading(_with_entries("".join(entries), sure=0.995))
     assert solved.status == "solved" and solved.solution == SOLUTION
     assert solved.board == PUZZLE  # the entries never count as givens
     assert solved.wrong == (wrong_cell,)
@@ -252,6 +252,39 @@ def test_a_clearly_written_wrong_entry_is_wrong_however_likely_entries_are_right
     entries = "0" * blank + "7" + "0" * (80 - blank)
     solved = solve_reading(_with_entries(entries, sure=0.99))
     assert solved.wrong == (blank,) and solved.entries[blank] == "7"
+
+
+def test_an_entry_read_98_percent_as_another_digit_is_not_called_wrong():
+    """A wrong entry may be any of 8 digits, so 98 % for one of them against 0.2 % for the
+    solution's is not yet 90 % for 'wrong': the cell is set apart as unreadable."""
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "7" + "0" * (80 - blank)
+    solved = solve_reading(_with_entries(entries, sure=0.98))
+    assert solved.wrong == () and solved.unreadable == (blank,)
+
+
+def test_a_correction_whose_solution_calls_most_entries_wrong_is_refuted():
+    """The entries (all written right) weigh a corrected board's solution: one that calls
+    most of them wrong is refuted, the right one, or an uncorrected board, never."""
+    from pipeline.products import Correction
+    from pipeline.solve import BoardUsed, refuted
+    from solver import Outcome
+
+    blanks = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+    entries = ["0"] * 81
+    for cell in blanks[:30]:
+        entries[cell] = SOLUTION[cell]
+    reading = _with_entries("".join(entries), sure=0.995)
+    relabelled = SOLUTION.translate(str.maketrans("123456789", "234567891"))  # a valid grid
+    fix = (Correction(0, "0", PUZZLE[0], 0.4),)
+
+    def used(solution: str, corrections: tuple = fix) -> BoardUsed:
+        return BoardUsed(PUZZLE, reading.probabilities, corrections,
+                         Outcome(PUZZLE, "solved", solution, 1), False)
+
+    assert refuted(reading, used(relabelled))
+    assert not refuted(reading, used(SOLUTION))
+    assert not refuted(reading, used(relabelled, ()))  # the givens as read: never dropped
 
 
 def test_without_entries_nothing_is_checked():

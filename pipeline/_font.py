@@ -1,0 +1,79 @@
+"""The givens' font: every printed given of a photo is the same face at the same size, so
+a printed cell's glyph matches the other givens of its digit almost pixel for pixel, while
+a handwritten digit, however neat, matches them less well.
+
+`font_odds` turns that into evidence for the ink classifier's printed-or-pen split: how
+much closer a cell's glyph is to the photo's surely printed glyphs of its digit than is
+usual among those glyphs themselves, as a likelihood ratio printed : pen. It is shape
+evidence the classifier does not see (it judges one cell at a time), which helps most
+where colour says nothing: black pen and pencil.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+TEMPLATE_SURE = 0.99  # glyphs this surely printed make the photo's font templates
+LEAST_TEMPLATES = 3  # fewer surely printed glyphs with a match say nothing of the photo's font
+SHIFT = 1  # glyphs are compared at every shift of up to this many px (centring differs)
+GAP_EDGES = (0.01, 0.02, 0.035)  # how much worse than the photo's usual match a cell's
+# best match is (normalised correlation) ...
+GAP_ODDS = (5.7, 2.7, 0.85, 0.1)  # ... and the printed : pen likelihood ratio of each bin,
+# measured on the training photos (training/calibrate_font.py); the last (0.02-0.06
+# measured) kept at 1/10, as a given taken for pen costs the solution, an entry taken for
+# a given only the entry
+CLEAR = 0.5  # a glyph less surely there than this (faint, partial) says nothing of its font
+
+
+def font_odds(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
+              inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """(cells,) likelihood ratio printed : pen per cell from how well its glyph matches
+    the photo's surely printed glyphs (P(printed) >= TEMPLATE_SURE) read as the same
+    digit; 1 where there is nothing to compare with or the glyph is not clear (P(empty)
+    at least CLEAR). `images`: upright glyphs, `digits`: the printed reader's digit per
+    cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty)."""
+    best = best_matches(images, digits, printed >= TEMPLATE_SURE, inked)
+    odds = np.ones(len(images))
+    sure = (printed >= TEMPLATE_SURE) & ~np.isnan(best)
+    if sure.sum() < LEAST_TEMPLATES:
+        return odds
+    usual = float(np.median(best[sure]))
+    known = ~np.isnan(best) & (empty < CLEAR)
+    bins = np.searchsorted(GAP_EDGES, usual - best[known])
+    odds[known] = np.asarray(GAP_ODDS)[bins]
+    return odds
+
+
+def best_matches(images: np.ndarray, digits: np.ndarray, templates: np.ndarray,
+                 inked: np.ndarray) -> np.ndarray:
+    """(cells,) each inked cell's best normalised correlation with a template glyph of
+    its digit other than itself (NaN when it has none)."""
+    flat = unit_rows(images)
+    shifted = (unit_rows(np.roll(images, (dy, dx), axis=(1, 2)))
+               for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1))
+    similar = np.max([rows @ flat.T for rows in shifted], axis=0)
+    same = (digits[:, None] == digits[None, :]) & templates[None, :] & inked[:, None]
+    np.fill_diagonal(same, False)
+    similar = np.where(same, similar, -np.inf)
+    best = similar.max(axis=1)
+    return np.where(same.any(axis=1), best, np.nan)
+
+
+def unit_rows(images: np.ndarray) -> np.ndarray:
+    """Each image flattened, centred and scaled to unit length."""
+    rows = images.reshape(len(images), -1).astype(np.float64)
+    rows = rows - rows.mean(axis=1, keepdims=True)
+    return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+
+def reweighed(classes: np.ndarray, odds: np.ndarray, column_printed: int,
+              column_pen: int) -> np.ndarray:
+    """Ink class probabilities with the printed : pen split multiplied by `odds` (the
+    cell's P(empty) untouched)."""
+    out = classes.copy()
+    printed, pen = classes[:, column_printed], classes[:, column_pen]
+    inked = printed + pen
+    ratio = printed * odds / np.maximum(pen, 1e-12)
+    out[:, column_printed] = inked * ratio / (1 + ratio)
+    out[:, column_pen] = inked / (1 + ratio)
+    return out
