@@ -27,41 +27,53 @@ CLEAR = 0.5  # a glyph less surely there than this (faint, partial) says nothing
 
 def font_odds(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
               inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """(cells,) likelihood ratio printed : pen per cell from how well its glyph matches
-    the photo's surely printed glyphs (P(printed) >= TEMPLATE_SURE) read as the same
-    digit; 1 where there is nothing to compare with or the glyph is not clear (P(empty)
+    """(cells,) likelihood ratio printed : pen per cell, from its `font_gaps` binned
+    (GAP_EDGES, GAP_ODDS); 1 where the gap is unknown."""
+    gaps = font_gaps(images, digits, printed, inked, empty)
+    odds = np.ones(len(images))
+    known = ~np.isnan(gaps)
+    odds[known] = np.asarray(GAP_ODDS)[np.searchsorted(GAP_EDGES, gaps[known])]
+    return odds
+
+
+def font_gaps(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
+              inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """(cells,) how much worse each cell's glyph matches the photo's surely printed glyphs
+    (P(printed) >= TEMPLATE_SURE) read as the same digit than those usually match each
+    other; NaN where there is nothing to compare with or the glyph is not clear (P(empty)
     at least CLEAR). `images`: upright glyphs, `digits`: the printed reader's digit per
     cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty)."""
+    gaps = np.full(len(images), np.nan)
     best = best_matches(images, digits, printed >= TEMPLATE_SURE, inked)
-    odds = np.ones(len(images))
     sure = (printed >= TEMPLATE_SURE) & ~np.isnan(best)
     if sure.sum() < LEAST_TEMPLATES:
-        return odds
-    usual = float(np.median(best[sure]))
+        return gaps
     known = ~np.isnan(best) & (empty < CLEAR)
-    bins = np.searchsorted(GAP_EDGES, usual - best[known])
-    odds[known] = np.asarray(GAP_ODDS)[bins]
-    return odds
+    gaps[known] = float(np.median(best[sure])) - best[known]
+    return gaps
 
 
 def best_matches(images: np.ndarray, digits: np.ndarray, templates: np.ndarray,
                  inked: np.ndarray) -> np.ndarray:
     """(cells,) each inked cell's best normalised correlation with a template glyph of
     its digit other than itself (NaN when it has none)."""
-    flat = unit_rows(images)
-    shifted = (unit_rows(np.roll(images, (dy, dx), axis=(1, 2)))
+    best = np.full(len(images), np.nan)
+    cells, models = np.flatnonzero(inked), np.flatnonzero(templates & inked)
+    if not len(models) or not len(cells):
+        return best
+    flat = unit_rows(images[cells])
+    shifted = (unit_rows(np.roll(images[models], (dy, dx), axis=(1, 2)))
                for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1))
-    similar = np.max([rows @ flat.T for rows in shifted], axis=0)
-    same = (digits[:, None] == digits[None, :]) & templates[None, :] & inked[:, None]
-    np.fill_diagonal(same, False)
-    similar = np.where(same, similar, -np.inf)
-    best = similar.max(axis=1)
-    return np.where(same.any(axis=1), best, np.nan)
+    similar = np.max([flat @ rows.T for rows in shifted], axis=0)  # (cells, models)
+    same = (digits[cells, None] == digits[None, models]) & (cells[:, None] != models[None, :])
+    found = same.any(axis=1)
+    best[cells[found]] = np.where(same, similar, -np.inf).max(axis=1)[found]
+    return best
 
 
 def unit_rows(images: np.ndarray) -> np.ndarray:
-    """Each image flattened, centred and scaled to unit length."""
-    rows = images.reshape(len(images), -1).astype(np.float64)
+    """Each image flattened, centred and scaled to unit length (float32)."""
+    rows = images.reshape(len(images), -1).astype(np.float32)
     rows = rows - rows.mean(axis=1, keepdims=True)
     return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
 
