@@ -9,7 +9,10 @@ right, all 81 exact (givens used and every entry), solved right, wrong solutions
 time per photo against the same puzzle's printed photo in train/. With --variants, also:
 black pen and pencil (the pen strokes greyed), planted wrong entries (a pen cell's image
 swapped for another pen digit of the same photo: wrong entries found, right entries called
-wrong) and partial fills (a third of the pen cells erased to the paper's colour).
+wrong), partial fills (a third of the pen cells erased to the paper's colour), candidate
+notes (3 pen cells rubbed out and given 2-3 small digits of the photo's own handwriting in
+their corners) and struck-through entries (3 pen cells crossed out corner to corner in
+their own ink): how many of those cells are taken for an entry or a given.
 """
 
 from __future__ import annotations
@@ -26,9 +29,12 @@ from benchmarks import dataset
 from benchmarks.pen_data import (
     MixedPhoto,
     cell_quads,
+    crossed,
     erased,
     greyed,
     mixed_photos,
+    note_plan,
+    noted,
     pixels_of,
     planted,
     wrong_swaps,
@@ -41,6 +47,8 @@ from pipeline.solve import solve_reading
 from pipeline.stages import read_photo
 
 PLANTED = 3  # wrong entries planted per photo
+NOTES = 3  # pen cells holding candidate notes instead, per photo
+STRUCK = 3  # entries struck through, per photo
 ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
 SEED = 14
 
@@ -59,9 +67,13 @@ def run_pixels(pixels: np.ndarray):
 
 
 def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = None,
-          swaps: tuple[tuple[int, int], ...] = ()) -> Counter:
-    """The counts of one run against the truth."""
+          swaps: tuple[tuple[int, int], ...] = (), void: np.ndarray | None = None) -> Counter:
+    """The counts of one run against the truth. `erased_cells` hold no entry; `void` ones
+    hold ink that is no entry either (candidate notes, a digit struck through)."""
     out: Counter = Counter(photos=1)
+    if void is not None:
+        out["void"] = int(void.sum())
+        erased_cells = void if erased_cells is None else erased_cells | void
     if reading is None:
         return out
     pen = photo.pen.copy()
@@ -91,6 +103,9 @@ def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = 
     out["planted_found"] = len(wrong & planted_cells)
     out["right_called_wrong"] = len(wrong - planted_cells)
     out["unreadable"] = len(solved.unreadable)
+    if void is not None:  # taken for an entry (right or wrong) or for a given
+        out["void_taken"] = sum(1 for c in np.flatnonzero(void).tolist()
+                                if checked[c] != "0" or c in wrong or solved.board[c] != "0")
     return out
 
 
@@ -109,7 +124,8 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         if not variants:
             continue
         if reading is None:
-            for name in ("black pen", "pencil", "planted wrong", "partial fill"):
+            for name in ("black pen", "pencil", "planted wrong", "partial fill",
+                         "candidate notes", "struck through"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -123,6 +139,13 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         gone = photo.pen & (rng.random(81) < ERASE_SHARE)
         r, s, _ = run_pixels(erased(pixels, quads, gone))
         totals.setdefault("partial fill", Counter()).update(judge(photo, r, s, gone))
+        plan = note_plan(photo, rng, NOTES)
+        notes = np.isin(np.arange(81), list(plan))
+        r, s, _ = run_pixels(noted(pixels, quads, plan))
+        totals.setdefault("candidate notes", Counter()).update(judge(photo, r, s, void=notes))
+        struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(photo.pen))[:STRUCK])
+        r, s, _ = run_pixels(crossed(pixels, quads, struck))
+        totals.setdefault("struck through", Counter()).update(judge(photo, r, s, void=struck))
     pen_s = [t[0] for t in times]
     printed_s = [t[1] for t in times]
     totals["time"] = Counter(pen=statistics.median(pen_s), printed=statistics.median(printed_s))
@@ -141,12 +164,13 @@ def table(part: str, totals: dict[str, Counter]) -> list[str]:
             return f"{100 * c[k] / max(total, 1):.1f} % ({c[k]})"
 
         planted_text = f"{pc('planted_found', c['planted'])}" if c["planted"] else "–"
+        void_text = f"{c['void_taken']} of {c['void']}" if c["void"] else "–"
         rows.append(
             f"| {part} | {name} | {n} | {pc('grid')} | "
             f"{100 * c['cells'] / max(81 * c['grid'], 1):.2f} % | {pc('givens_read')} | "
             f"{pc('givens_used')} | {100 * c['pen_right'] / pen:.2f} % | {pc('all81')} | "
             f"{pc('solved_right')} | {c['wrong_solution']} | {c['unreadable']} | "
-            f"{planted_text} | {c['right_called_wrong']} |"
+            f"{planted_text} | {c['right_called_wrong']} | {void_text} |"
         )
     t = totals["time"]
     rows.append(f"| {part} | median s per photo: pen {t['pen']:.3f}, its printed twin "
@@ -157,8 +181,9 @@ def table(part: str, totals: dict[str, Counter]) -> list[str]:
 HEADER = (
     "| part | photos as | photos | grid found | cells classified right | givens exact (read) | "
     "givens exact (used) | pen digits right | all 81 exact | solved right | wrong solutions "
-    "| unreadable entries | planted wrong found | right entries called wrong |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| unreadable entries | planted wrong found | right entries called wrong "
+    "| notes or struck digits taken for entries |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 

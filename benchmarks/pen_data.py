@@ -30,6 +30,8 @@ INSET = 0.1  # of a cell: a variant touches only the cell's inside, never its li
 BLACK_DARKEN = 1.4  # a black pen stroke: this much of the ink's lightness taken off the paper
 PENCIL_DARKEN = 0.55  # a pencil stroke: this much (fainter than the pen's)
 PAPER_SHARE = 0.8  # quantile of a cell's lightness taken for its paper
+NOTE_SHARE = 0.34  # a candidate note's side, as a share of the cell's
+STRIKE_SHARE = 0.08  # a strike-through's width, as a share of the cell's
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,76 @@ def planted(pixels: np.ndarray, quads: np.ndarray, swaps: list[tuple[int, int]])
         moved = cv2.warpPerspective(pixels, matrix, size, flags=cv2.INTER_LINEAR)
         out[rows, cols][mask] = moved[mask]
     return out
+
+
+def noted(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]]) -> np.ndarray:
+    """The photo with each target cell rubbed out and, in its corners, small copies of the
+    given source cells' digits (NOTE_SHARE of the cell): candidate notes, not entries."""
+    out = erased(pixels, quads, np.isin(np.arange(len(quads)), list(notes)))
+    for target, sources in notes.items():
+        for corner, source in zip(range(4), sources, strict=False):
+            _darken_with(out, pixels, quads[source], corner_quad(quads[target], corner))
+    return out
+
+
+def corner_quad(quad: np.ndarray, corner: int) -> np.ndarray:
+    """The NOTE_SHARE-sized quad in one corner (0 top left, clockwise) of a cell's quad."""
+    u0, v0 = ((0, 0), (1 - NOTE_SHARE, 0), (1 - NOTE_SHARE, 1 - NOTE_SHARE),
+              (0, 1 - NOTE_SHARE))[corner]
+    tl, tr, br, bl = quad.astype(np.float64)
+
+    def at(u: float, v: float) -> np.ndarray:
+        return (1 - v) * ((1 - u) * tl + u * tr) + v * ((1 - u) * bl + u * br)
+
+    return np.array([at(u0, v0), at(u0 + NOTE_SHARE, v0), at(u0 + NOTE_SHARE, v0 + NOTE_SHARE),
+                     at(u0, v0 + NOTE_SHARE)], np.float32)
+
+
+def _darken_with(out: np.ndarray, pixels: np.ndarray, source: np.ndarray,
+                 target: np.ndarray) -> None:
+    """Copy the ink of the photo's `source` quad into the `target` quad of `out`, darker
+    pixels winning (the paper underneath stays)."""
+    rows, cols, mask = _region(out.shape, target)
+    shift = np.array([cols.start, rows.start], np.float32)
+    matrix = cv2.getPerspectiveTransform(source, target - shift)
+    size = (cols.stop - cols.start, rows.stop - rows.start)
+    moved = cv2.warpPerspective(pixels, matrix, size, flags=cv2.INTER_AREA,
+                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    region = out[rows, cols]
+    s_rows, s_cols, s_mask = _region(pixels.shape, source)
+    scale = _paper(region[mask]) / np.maximum(_paper(pixels[s_rows, s_cols][s_mask]), 1.0)
+    ink = np.clip(moved[mask] * scale, 0, 255).astype(np.uint8)  # on this cell's paper
+    region[mask] = np.minimum(region[mask], ink)
+
+
+def crossed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The photo with each of `cells` struck through, corner to corner, in the colour of
+    its own ink: a digit the writer took back."""
+    out = pixels.copy()
+    for i in np.flatnonzero(cells):
+        rows, cols, mask = _region(pixels.shape, quads[i])
+        inside = pixels[rows, cols][mask].astype(np.float32)
+        if len(inside) < 9:
+            continue
+        light = inside.mean(axis=1)
+        ink = inside[light <= np.quantile(light, 0.05)].mean(axis=0)
+        width = max(1, round(float(np.ptp(quads[i][:, 0])) * STRIKE_SHARE))
+        a, b = quads[i][0], quads[i][2]
+        cv2.line(out, tuple(int(v) for v in np.round(a)), tuple(int(v) for v in np.round(b)),
+                 tuple(float(v) for v in ink), width, cv2.LINE_AA)
+    return out
+
+
+def note_plan(photo: MixedPhoto, rng: np.random.Generator, count: int) -> dict[int, list[int]]:
+    """Up to `count` pen cells to hold candidate notes instead of their entry, each with
+    two or three other pen cells whose digits are copied small as the notes."""
+    pen = np.flatnonzero(photo.pen)
+    plan = {}
+    for target in rng.permutation(pen)[:count].tolist():
+        others = [int(s) for s in pen if s != target]
+        plan[int(target)] = [int(s) for s in rng.choice(others, int(rng.integers(2, 4)),
+                                                         replace=False)]
+    return plan
 
 
 def wrong_swaps(photo: MixedPhoto, rng: np.random.Generator, count: int) -> list[tuple[int, int]]:
