@@ -9,6 +9,8 @@ stroke too. Trained with torch by training/train_pen.py, exported to pipeline/mo
 Architecture: [3x3 conv -> ReLU -> 2x2 max-pool] blocks on the glyph (as `_cnn`), the
 flattened maps joined with the standardised features, a dense layer with ReLU, then two
 heads: the ink class (3 logits, `products.Ink`) and the handwritten digit (9 logits, 1..9).
+Each head's logits are divided by its temperature (fitted on photos held back from
+training, so that the probabilities mean what they say; 1 when the weights carry none).
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ class PenNet:
     """The trained ink classifier, inference in NumPy float32."""
 
     def __init__(self, params: dict[str, np.ndarray]):
-        """Weights as exported: conv{i}_w/_b, fc1_w/_b, ink_w/_b, digit_w/_b, and the
-        features' mean and std (feat_mean, feat_std)."""
+        """Weights as exported: conv{i}_w/_b, fc1_w/_b, ink_w/_b, digit_w/_b, the
+        features' mean and std (feat_mean, feat_std), and optionally the heads'
+        temperatures (ink_temperature, digit_temperature: scalars, 1 when absent)."""
         p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
         self._convs: list[tuple[np.ndarray, np.ndarray]] = []
         cin = 1
@@ -45,6 +48,10 @@ class PenNet:
         self._ink = (p["ink_w"], p["ink_b"])
         self._digit = (p["digit_w"], p["digit_b"])
         self.features = self._mean.size
+        self._ink_temperature = float(np.asarray(params.get("ink_temperature", 1.0)).item())
+        self._digit_temperature = float(np.asarray(params.get("digit_temperature", 1.0)).item())
+        if min(self._ink_temperature, self._digit_temperature) <= 0:
+            raise ValueError("temperatures must be positive")
 
     @classmethod
     def load(cls, path: Path = MODEL_PATH) -> PenNet:
@@ -64,8 +71,10 @@ class PenNet:
         z = (np.asarray(features, np.float32) - self._mean) / self._std
         x = np.hstack([x.reshape(n, -1), z]) @ self._fc1[0] + self._fc1[1]
         np.maximum(x, 0, out=x)
-        ink = softmax((x @ self._ink[0] + self._ink[1]).astype(np.float64))
-        digit = softmax((x @ self._digit[0] + self._digit[1]).astype(np.float64))
+        ink = softmax((x @ self._ink[0] + self._ink[1]).astype(np.float64) / self._ink_temperature)
+        digit = softmax(
+            (x @ self._digit[0] + self._digit[1]).astype(np.float64) / self._digit_temperature
+        )
         return ink.astype(np.float32), digit.astype(np.float32)
 
 

@@ -83,7 +83,7 @@ def test_colour_square_follows_the_homography():
     assert tuple(square[85, 85].round()) == (230, 230, 230)
 
 
-def random_net(features: int = FEATURES, seed: int = 0) -> PenNet:
+def random_net(features: int = FEATURES, seed: int = 0, **temperatures: float) -> PenNet:
     rng = np.random.default_rng(seed)
     params = {"conv1_w": rng.normal(0, 0.3, (9, 4)), "conv1_b": np.zeros(4),
               "conv2_w": rng.normal(0, 0.3, (36, 8)), "conv2_b": np.zeros(8),
@@ -91,7 +91,22 @@ def random_net(features: int = FEATURES, seed: int = 0) -> PenNet:
               "ink_w": rng.normal(0, 1, (16, 3)), "ink_b": np.zeros(3),
               "digit_w": rng.normal(0, 1, (16, 9)), "digit_b": np.zeros(9),
               "feat_mean": np.zeros(features), "feat_std": np.ones(features)}
+    params.update({key: np.array(t) for key, t in temperatures.items()})
     return PenNet(params)
+
+
+def test_temperatures_soften_each_head_and_default_to_one():
+    images = np.random.default_rng(2).random((5, GLYPH, GLYPH)).astype(np.float32)
+    features = np.random.default_rng(3).normal(0, 1, (5, FEATURES)).astype(np.float32)
+    plain_ink, plain_digit = random_net().read(images, features)
+    ink, digit = random_net(ink_temperature=2.0, digit_temperature=4.0).read(images, features)
+    for plain, warm, t in ((plain_ink, ink, 2.0), (plain_digit, digit, 4.0)):
+        expected = plain.astype(np.float64) ** (1 / t)  # softmax(z / t) is p ** (1 / t), renormed
+        expected /= expected.sum(axis=1, keepdims=True)
+        assert np.allclose(warm, expected, atol=1e-5)
+        assert warm.max() < plain.max()
+    with pytest.raises(ValueError):
+        random_net(digit_temperature=0.0)
 
 
 def test_classifier_gives_probabilities_and_empty_where_no_ink():

@@ -1,23 +1,34 @@
 """Train the ink classifier (empty / printed / pen, and the handwritten digit) and export it
 to pipeline/models/pen.npz.
 
-    PYTHONPATH=. python training/train_pen.py [--compare]
+    PYTHONPATH=. python training/train_pen.py [--compare [recipe options]] [--folds]
 
 Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
 (never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
 and in three variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
 greyed, so colour cannot be the only cue) and a partial fill (a third of the pen cells
 erased); plus the printed photos of the training part of train/ (empty and printed cells
-only). Glyphs are shifted a pixel or two and features jittered while training.
-`--compare` also trains a second head on the digit CNN's hidden layer (the alternative to
-a separate network) and prints both on the training photos' held-back tenth.
+only). Glyphs are moved by small random affine maps, their strokes thickened or thinned
+(training/pen_augment.py), and features jittered while training.
+
+The heads' temperatures (a scalar each, dividing the logits) are fitted on the held-back
+tenth of the training photos (by photo) with a model trained on the other nine tenths, and
+stored with the model. `--compare` trains that model only and prints the tenth's figures
+(ink class and pen digit accuracy, the digit head's NLL on pen cells), for the recipe given
+by the options (`--second-head` also trains heads on the digit CNN's hidden layer, the
+alternative to a separate network). `--folds` trains FOLDS cross-fitted models, fold k
+without the training part's mixed-train photos i (in `mixed_photos(held_out=False)`) with
+i % FOLDS == k, exported to training/cache/pen_fold{k}.npz with the final model's
+temperatures, and writes which photo each left out to training/cache/pen_folds.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,16 +48,29 @@ from benchmarks.pen_data import (  # noqa: E402
     read_pixels,
 )
 from pipeline.products import Ink  # noqa: E402
+from training.pen_augment import augmented  # noqa: E402
 
 CACHE = ROOT / "training" / "cache" / "pen_cells.npz"
 SYNTH_CACHE = ROOT / "training" / "cache" / "pen_synthetic.npz"
 SYNTHETIC = 200  # synthetic printed photos (training/render.py: many fonts) added, so
 # that the print of a newspaper not in the photos is not taken for handwriting
 OUT = ROOT / "pipeline" / "models" / "pen.npz"
-CHANNELS = (8, 16, 32)
-DENSE = 64
-EPOCHS = 20
+TEMPERATURES = ROOT / "training" / "cache" / "pen_temperatures.json"
+FOLDS_DIR = ROOT / "training" / "cache"
+FOLDS = 4  # cross-fitted models for calibrating what the pipeline makes of the readings
+HELD_BACK = 3  # the tenth of the photos (photo index % 10) held back for measuring
 ERASE_SHARE = 1 / 3  # of a photo's pen cells, erased in its partial-fill variant
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How the classifier is built and trained."""
+
+    channels: tuple[int, ...] = (8, 16, 32)
+    dense: int = 64
+    epochs: int = 20
+    smoothing: float = 0.0  # label smoothing of the digit head
+    augment: bool = True  # random affine maps and stroke widths (else shifts only)
 
 
 def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
@@ -153,20 +177,20 @@ def synthetic_cells() -> dict[str, np.ndarray]:
     return data
 
 
-def build(torch, features: int):
+def build(torch, features: int, recipe: Recipe):
     nn = torch.nn
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
             layers, cin = [], 1
-            for c in CHANNELS:
+            for c in recipe.channels:
                 layers += [nn.Conv2d(cin, c, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2)]
                 cin = c
             self.convs = nn.Sequential(*layers)
-            self.fc1 = nn.Linear(cin * 9 + features, DENSE)
-            self.ink = nn.Linear(DENSE, 3)
-            self.digit = nn.Linear(DENSE, 9)
+            self.fc1 = nn.Linear(cin * 9 + features, recipe.dense)
+            self.ink = nn.Linear(recipe.dense, 3)
+            self.digit = nn.Linear(recipe.dense, 9)
             self.drop = nn.Dropout(0.2)
 
         def forward(self, x, f):
@@ -185,32 +209,34 @@ def shifted(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def train(data: dict, train_rows: np.ndarray, seed: int = 0):
+def train(data: dict, train_rows: np.ndarray, recipe: Recipe, seed: int = 0, threads: int = 1):
     import torch
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     feats = data["features"]
     mean = feats[train_rows].mean(axis=0)
     std = feats[train_rows].std(axis=0) + 1e-3
-    net = build(torch, feats.shape[1])
+    net = build(torch, feats.shape[1], recipe)
     opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-5)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, EPOCHS)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, recipe.epochs)
     classes = torch.tensor(data["classes"], dtype=torch.long)
     digits = torch.tensor(data["digits"], dtype=torch.long)
     pen_weight = torch.tensor(data["classes"] == int(Ink.PEN), dtype=torch.float32)
-    for _epoch in range(EPOCHS):
+    glyphs = augmented if recipe.augment else shifted
+    for _epoch in range(recipe.epochs):
         net.train()
         order = rng.permutation(train_rows)
         for start in range(0, len(order), 256):
             rows = order[start : start + 256]
-            x = torch.tensor(shifted(data["images"][rows], rng)[:, None])
+            x = torch.tensor(glyphs(data["images"][rows], rng)[:, None])
             noise = rng.normal(0, 0.05, (len(rows), feats.shape[1])).astype(np.float32)
             f = torch.tensor((feats[rows] - mean) / std + noise)
             ink, digit = net(x, f)
             loss = torch.nn.functional.cross_entropy(ink, classes[rows])
-            per = torch.nn.functional.cross_entropy(digit, digits[rows], reduction="none")
+            per = torch.nn.functional.cross_entropy(digit, digits[rows], reduction="none",
+                                                    label_smoothing=recipe.smoothing)
             loss = loss + (per * pen_weight[rows]).sum() / pen_weight[rows].sum().clamp(min=1)
             opt.zero_grad()
             loss.backward()
@@ -220,7 +246,10 @@ def train(data: dict, train_rows: np.ndarray, seed: int = 0):
     return net, mean, std
 
 
-def export(net, mean: np.ndarray, std: np.ndarray, path: Path = OUT) -> None:
+def export(net, mean: np.ndarray, std: np.ndarray, temperatures: dict[str, float],
+           path: Path = OUT) -> None:
+    """The weights as PenNet loads them, with the heads' temperatures (`{head}_temperature`
+    for head ink and digit)."""
     params = {}
     convs = [m for m in net.convs if m.__class__.__name__ == "Conv2d"]
     for i, conv in enumerate(convs, 1):
@@ -232,20 +261,62 @@ def export(net, mean: np.ndarray, std: np.ndarray, path: Path = OUT) -> None:
         params[f"{name}_w"] = layer.weight.detach().numpy().T
         params[f"{name}_b"] = layer.bias.detach().numpy()
     params["feat_mean"], params["feat_std"] = mean.astype(np.float32), std.astype(np.float32)
+    for head, value in temperatures.items():
+        params[f"{head}_temperature"] = np.array(value)
     np.savez_compressed(path, **{k: v.astype(np.float32) for k, v in params.items()})
 
 
-def scores(net, data: dict, rows: np.ndarray, mean, std) -> tuple[float, float]:
-    """Ink class accuracy, and pen digit accuracy, on some rows."""
+def logits(net, data: dict, rows: np.ndarray, mean, std) -> tuple[np.ndarray, np.ndarray]:
+    """The two heads' logits (ink, digit) for some rows."""
     import torch
 
     with torch.no_grad():
         ink, digit = net(torch.tensor(data["images"][rows][:, None]),
                          torch.tensor((data["features"][rows] - mean) / std))
-    ink_ok = (ink.argmax(1).numpy() == data["classes"][rows]).mean()
-    pen = data["classes"][rows] == int(Ink.PEN)
-    digit_ok = (digit.argmax(1).numpy()[pen] == data["digits"][rows][pen]).mean()
-    return float(ink_ok), float(digit_ok)
+    return ink.numpy().astype(np.float64), digit.numpy().astype(np.float64)
+
+
+def nll(logit: np.ndarray, labels: np.ndarray, temperature: float = 1.0) -> float:
+    """Mean negative log-likelihood of the labels under softmax(logit / temperature)."""
+    z = logit / temperature
+    z = z - z.max(axis=1, keepdims=True)
+    log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return float(-log_p[np.arange(len(labels)), labels].mean())
+
+
+def fit_temperature(logit: np.ndarray, labels: np.ndarray) -> float:
+    """The scalar temperature that minimises the NLL (golden-section search on log T)."""
+    lo, hi = np.log(0.25), np.log(8.0)
+    ratio = (np.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        if nll(logit, labels, np.exp(a)) < nll(logit, labels, np.exp(b)):
+            hi = b
+        else:
+            lo = a
+    return float(np.exp((lo + hi) / 2))
+
+
+def held_back(data: dict, recipe: Recipe, threads: int = 1) -> dict[str, float]:
+    """Train on nine tenths of the training photos, measure on the tenth held back (by
+    photo): ink class and pen digit accuracy, the digit head's NLL on pen cells, and the
+    temperatures fitted there (with the NLLs they give)."""
+    rows = np.arange(len(data["photo"]))
+    val = (data["photo"] % 10) == HELD_BACK
+    started = time.time()
+    net, mean, std = train(data, rows[~val], recipe, threads=threads)
+    seconds = time.time() - started
+    ink, digit = logits(net, data, rows[val], mean, std)
+    classes, digits = data["classes"][rows[val]], data["digits"][rows[val]]
+    pen = classes == int(Ink.PEN)
+    ink_t, digit_t = fit_temperature(ink, classes), fit_temperature(digit[pen], digits[pen])
+    return {"ink": float((ink.argmax(1) == classes).mean()),
+            "pen_digit": float((digit.argmax(1)[pen] == digits[pen]).mean()),
+            "digit_nll": nll(digit[pen], digits[pen]), "ink_nll": nll(ink, classes),
+            "ink_temperature": ink_t, "digit_temperature": digit_t,
+            "digit_nll_at_t": nll(digit[pen], digits[pen], digit_t),
+            "ink_nll_at_t": nll(ink, classes, ink_t), "pen_cells": int(pen.sum()),
+            "cells": int(val.sum()), "train_seconds": seconds}
 
 
 def cnn_hidden(images: np.ndarray) -> np.ndarray:
@@ -274,14 +345,14 @@ def second_head(data: dict, train_rows: np.ndarray, val_rows: np.ndarray) -> tup
     mean, std = x_all[train_rows].mean(0), x_all[train_rows].std(0) + 1e-3
     x_all = (x_all - mean) / std
     nn = torch.nn
-    body = nn.Sequential(nn.Linear(x_all.shape[1], DENSE), nn.ReLU(), nn.Dropout(0.2))
-    ink_head, digit_head = nn.Linear(DENSE, 3), nn.Linear(DENSE, 9)
+    body = nn.Sequential(nn.Linear(x_all.shape[1], 64), nn.ReLU(), nn.Dropout(0.2))
+    ink_head, digit_head = nn.Linear(64, 3), nn.Linear(64, 9)
     params = [*body.parameters(), *ink_head.parameters(), *digit_head.parameters()]
     opt = torch.optim.Adam(params, lr=2e-3)
     classes = torch.tensor(data["classes"], dtype=torch.long)
     digits = torch.tensor(data["digits"], dtype=torch.long)
     pen = torch.tensor(data["classes"] == int(Ink.PEN), dtype=torch.float32)
-    for _epoch in range(EPOCHS):
+    for _epoch in range(20):
         body.train()
         order = rng.permutation(train_rows)
         for start in range(0, len(order), 256):
@@ -303,28 +374,66 @@ def second_head(data: dict, train_rows: np.ndarray, val_rows: np.ndarray) -> tup
             float((digit[is_pen] == data["digits"][val_rows][is_pen]).mean()))
 
 
+def folds(data: dict, recipe: Recipe, temperatures: dict[str, float], threads: int,
+          which: list[int]) -> None:
+    """The cross-fitted models `which` (see the module's docstring), and which photo each
+    of the FOLDS leaves out."""
+    names = [photo.name for photo in mixed_photos(held_out=False)]
+    left_out = {name: i % FOLDS for i, name in enumerate(names)}
+    (FOLDS_DIR / "pen_folds.json").write_text(json.dumps(left_out, indent=1) + "\n")
+    rows = np.arange(len(data["photo"]))
+    mixed = data["photo"] < 1000  # the printed (1000+) and synthetic (2000+) photos stay in
+    for k in which:
+        out = (data["photo"] % FOLDS == k) & mixed
+        started = time.time()
+        net, mean, std = train(data, rows[~out], recipe, threads=threads)
+        path = FOLDS_DIR / f"pen_fold{k}.npz"
+        export(net, mean, std, temperatures, path)
+        print(f"fold {k}: {int(out.sum())} cells left out, {time.time() - started:.0f} s, {path}",
+              flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--second-head", action="store_true")
+    parser.add_argument("--folds", nargs="?", const=",".join(map(str, range(FOLDS))),
+                        help="train the cross-fitted models (all, or some: 0,1)")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--channels", default=",".join(map(str, Recipe.channels)))
+    parser.add_argument("--dense", type=int, default=Recipe.dense)
+    parser.add_argument("--epochs", type=int, default=Recipe.epochs)
+    parser.add_argument("--smoothing", type=float, default=Recipe.smoothing)
+    parser.add_argument("--no-augment", action="store_true")
     args = parser.parse_args()
+    recipe = Recipe(tuple(int(c) for c in args.channels.split(",")), args.dense, args.epochs,
+                    args.smoothing, not args.no_augment)
     data = collect()
     synthetic = synthetic_cells()
     data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
-    print({k: v.shape for k, v in data.items()}, np.bincount(data["classes"]))
-    photo = data["photo"]
-    rows = np.arange(len(photo))
-    if args.compare:
-        val = (photo % 10) == 3
-        net, mean, std = train(data, rows[~val])
-        print("separate net: ink, pen digit on the held-back tenth", scores(net, data, rows[val],
-              mean, std))
+    print(recipe, {k: v.shape for k, v in data.items()}, np.bincount(data["classes"]), flush=True)
+    if args.second_head:
+        rows = np.arange(len(data["photo"]))
+        val = (data["photo"] % 10) == HELD_BACK
         print("second head on the digit CNN: ink, pen digit on the held-back tenth",
               second_head(data, rows[~val], rows[val]))
         return 0
-    net, mean, std = train(data, rows)
-    export(net, mean, std, args.out)
-    print("exported", args.out, scores(net, data, rows, mean, std))
+    if args.compare or not TEMPERATURES.exists():
+        figures = held_back(data, recipe, args.threads)
+        print("held-back tenth:", json.dumps(figures), flush=True)
+        if args.compare:
+            return 0
+        TEMPERATURES.write_text(json.dumps({head: figures[f"{head}_temperature"]
+                                            for head in ("ink", "digit")}) + "\n")
+    temperatures = json.loads(TEMPERATURES.read_text())
+    if args.folds:
+        folds(data, recipe, temperatures, args.threads, [int(k) for k in args.folds.split(",")])
+        return 0
+    started = time.time()
+    net, mean, std = train(data, np.arange(len(data["photo"])), recipe, threads=args.threads)
+    export(net, mean, std, temperatures, args.out)
+    print(f"exported {args.out} in {time.time() - started:.0f} s, temperatures {temperatures}")
     return 0
 
 
