@@ -5,11 +5,13 @@ to pipeline/models/pen.npz.
 
 Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
 (never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
-and in three variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
-greyed, so colour cannot be the only cue) and a partial fill (a third of the pen cells
-erased); plus the printed photos of the training part of train/ (empty and printed cells
-only). Glyphs are moved by small random affine maps, their strokes thickened or thinned
-(training/pen_augment.py), and features jittered while training.
+and in four variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
+greyed, so colour cannot be the only cue), a partial fill (a third of the pen cells
+erased), and ink that is no entry (VOID_CELLS cells with candidate notes in their corners,
+as many entries struck through: labelled empty); plus the printed photos of the training
+part of train/ (empty and printed cells only). Glyphs are moved by small random affine
+maps, their strokes thickened or thinned (training/pen_augment.py), and features jittered
+while training.
 
 The heads' temperatures (a scalar each, dividing the logits) are fitted on the held-back
 tenth of the training photos (by photo) with a model trained on the other nine tenths, and
@@ -40,10 +42,13 @@ from benchmarks import dataset  # noqa: E402
 from benchmarks.pen_data import (  # noqa: E402
     MixedPhoto,
     cell_quads,
+    crossed,
     erased,
     greyed,
     labelled_cells,
     mixed_photos,
+    note_plan,
+    noted,
     pixels_of,
     read_pixels,
 )
@@ -60,6 +65,8 @@ FOLDS_DIR = ROOT / "training" / "cache"
 FOLDS = 4  # cross-fitted models for calibrating what the pipeline makes of the readings
 HELD_BACK = 3  # the tenth of the photos (photo index % 10) held back for measuring
 ERASE_SHARE = 1 / 3  # of a photo's pen cells, erased in its partial-fill variant
+VOID_CELLS = 6  # pen cells given candidate notes instead, and as many struck through, in a
+# photo's fifth variant: ink that is no entry
 
 
 @dataclass(frozen=True)
@@ -82,14 +89,18 @@ def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
     quads = cell_quads(found[0].geometry)
     pen = photo.pen
     partial = pen & (rng.random(81) < ERASE_SHARE)
+    plan = note_plan(photo, rng, VOID_CELLS)
+    notes = np.isin(np.arange(81), list(plan))
+    struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(pen & ~notes))[:VOID_CELLS])
     variants = [(pixels, None), (greyed(pixels, quads, pen, False), None),
-                (greyed(pixels, quads, pen, True), None), (erased(pixels, quads, partial), partial)]
+                (greyed(pixels, quads, pen, True), None), (erased(pixels, quads, partial), partial),
+                (crossed(noted(pixels, quads, plan), quads, struck), notes | struck)]
     out = []
     for image, rubbed in variants:
         cells = labelled_cells(photo, image)
         if cells is None:
             continue
-        if rubbed is not None:  # erased cells hold no entry, whatever ink is left
+        if rubbed is not None:  # erased, noted or struck cells hold no entry, whatever ink
             images, features, inked, classes, truth = cells
             classes = np.where(rubbed, int(Ink.EMPTY), classes)
             cells = images, features, inked, classes, truth
