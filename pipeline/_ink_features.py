@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from ._image import clamped_box
-from ._stats import quantile, quantiles
+from ._stats import group_medians, quantile, quantiles
 from .products import CellInk, Geometry
 
 CORE_SHARE = 0.5  # a cell's ink is its pixels darker than this share of its central peak
@@ -29,7 +29,8 @@ SQUARE3 = np.ones((3, 3), np.uint8)
 
 
 def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
-    """(side, side, 3) float32: the photo's colour (BGR) warped into the square's frame."""
+    """(side, side, 3): the photo's colour (BGR, as decoded: 8 bits) warped into the
+    square's frame."""
     side = geometry.side
     square = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float32)
     to_image = np.linalg.inv(geometry.homography)
@@ -40,53 +41,106 @@ def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
     if region.ndim == 2:
         region = cv2.cvtColor(region, cv2.COLOR_GRAY2BGR)
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    warped = cv2.warpPerspective(region[..., :3], geometry.homography @ shift, (side, side),
-                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return warped.astype(np.float32)
+    return cv2.warpPerspective(region[..., :3], geometry.homography @ shift, (side, side),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(cells, BASE_FEATURES) features of every window in the square's frame, and (cells,)
     bool: the window holds ink worth judging. Features: colourfulness of the ink over the
     paper's, its blue-over-red hue, darkness against the line ink, stroke width, and the
-    ink's height and width (strokes and sizes as shares of the window)."""
+    ink's height and width (strokes and sizes as shares of the window).
+
+    A window's core is its ink darker than CORE_SHARE of its central peak, its paper the
+    ink under PAPER_INK; a window needs a peak of INKED of the line ink and three pixels of
+    each to be judged. The windows worth it are measured together, stacked (`_blocks`):
+    every count, mean, median and extent is a reduction over the stack, and one erosion
+    finds every core's edge."""
     y0, y1, x0, x1 = ink.bounds
+    count = y0.size * x0.size
     lines = max(quantile(ink.ink[::2, ::2], LINE_QUANTILE), 1e-3)
-    blue, green, red = colour[..., 0], colour[..., 1], colour[..., 2]
-    # max - min over the channels, channel by channel: a reduction over a last axis of 3 is
-    # twenty times slower in NumPy
-    chroma = np.maximum(np.maximum(blue, green), red) - np.minimum(np.minimum(blue, green), red)
-    hue = blue - red
-    cols = x0.size
-    count = y0.size * cols
+    peaks = np.asarray(ink.peaks, np.float64)
+    heights, widths = np.maximum(y1 - y0, 0), np.maximum(x1 - x0, 0)
+    sides = np.maximum(heights[:, None], widths[None, :]).ravel()
+    chosen = np.flatnonzero((peaks >= INKED * lines) & (np.outer(heights, widths).ravel() > 0))
     out = np.zeros((count, BASE_FEATURES), np.float32)
     inked = np.zeros(count, bool)
-    for i in range(count):
-        r, c = divmod(i, cols)
-        win = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
-        cell = ink.ink[win]
-        peak = float(ink.peaks[i])
-        if peak < INKED * lines or cell.size == 0:
-            continue
-        core = cell > CORE_SHARE * peak
-        paper = cell < PAPER_INK
-        if core.sum() < 3 or paper.sum() < 3:
-            continue
-        inked[i] = True
-        area = float(core.sum())
-        mask = core.view(np.uint8)
-        edge = area - float(cv2.erode(mask, SQUARE3).sum())
-        rows, cols_ = np.nonzero(core)
-        side = float(max(cell.shape))
-        out[i] = (
-            (chroma[win][core].mean() - quantile(chroma[win][paper], 0.5)) / CHROMA_SCALE,
-            (hue[win][core].mean() - quantile(hue[win][paper], 0.5)) / CHROMA_SCALE,
-            quantile(cell[core], 0.5) / lines,
-            2 * area / max(edge, 1.0) / side * 10,
-            (rows.max() - rows.min() + 1) / side,
-            (cols_.max() - cols_.min() + 1) / side,
-        )
+    if chosen.size == 0:
+        return out, inked
+    cells, colours = _blocks(ink, colour, chosen)
+    core = cells > (CORE_SHARE * peaks[chosen]).astype(np.float32)[:, None, None]
+    paper = cells < PAPER_INK
+    area, papers = core.sum(axis=(1, 2)), paper.sum(axis=(1, 2))
+    judged = (area >= 3) & (papers >= 3)
+    if not judged.any():
+        return out, inked
+    cells, colours, core, paper, area, papers = (
+        a[judged] for a in (cells, colours, core, paper, area, papers)
+    )
+    chosen = chosen[judged]
+    k, h, w = cells.shape
+    gap = np.isnan(cells)
+    # the gap around each window stands for erode's border: a window's edge is not eroded
+    solid = (core | gap).view(np.uint8).reshape(k * h, w)
+    kept = cv2.erode(solid, SQUARE3).reshape(k, h, w).view(bool) & ~gap
+    edge = area - kept.sum(axis=(1, 2))
+    chroma, hue = _chroma_hue(colours.reshape(k * h, w, -1))
+    # the pixels of the core (of the paper) of every window, window by window
+    at_core, at_paper = np.flatnonzero(core), np.flatnonzero(paper)
+    core_of = np.repeat(np.arange(k), area)
+    paper_of = np.repeat(np.arange(k), papers)
+    starts = np.cumsum(area) - area
+    side = sides[chosen].astype(np.float64)
+
+    def contrast(values: np.ndarray) -> np.ndarray:
+        """Each core's mean value over its paper's median, in CHROMA_SCALE."""
+        flat = values.ravel()
+        mean = np.add.reduceat(flat[at_core].astype(np.float64), starts) / area
+        return (mean - group_medians(flat[at_paper], paper_of, k)) / CHROMA_SCALE
+
+    out[chosen] = np.column_stack([
+        contrast(chroma),
+        contrast(hue),
+        group_medians(cells.ravel()[at_core], core_of, k) / lines,
+        2 * area / np.maximum(edge, 1.0) / side * 10,
+        _extent(core.any(axis=2)) / side,
+        _extent(core.any(axis=1)) / side,
+    ])
+    inked[chosen] = True
     return out, inked
+
+
+def _blocks(ink: CellInk, colour: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The chosen windows' ink (k, h, w) and colour (k, h, w, 3), each window at the top
+    left of its block; the rest of a block, a pixel at least, is gap: NaN ink."""
+    y0, y1, x0, x1 = ink.bounds
+    h, w = int((y1 - y0).max()) + 1, int((x1 - x0).max()) + 1
+    cells = np.full((chosen.size, h, w), np.nan, np.float32)
+    colours = np.zeros((chosen.size, h, w, 3), colour.dtype)
+    tops, bottoms, lefts, rights = y0.tolist(), y1.tolist(), x0.tolist(), x1.tolist()
+    for k, i in enumerate(chosen.tolist()):
+        r, c = divmod(i, x0.size)
+        rows, cols = slice(tops[r], bottoms[r]), slice(lefts[c], rights[c])
+        cells[k, : bottoms[r] - tops[r], : rights[c] - lefts[c]] = ink.ink[rows, cols]
+        colours[k, : bottoms[r] - tops[r], : rights[c] - lefts[c]] = colour[rows, cols, :3]
+    return cells, colours
+
+
+def _chroma_hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colourfulness (max - min over the channels) and hue (blue - red) of a BGR image,
+    exact integers for 8-bit colour."""
+    blue, green, red = cv2.split(np.ascontiguousarray(colour))
+    chroma = cv2.max(cv2.max(blue, green), red) - cv2.min(cv2.min(blue, green), red)
+    if colour.dtype == np.uint8:
+        return chroma, cv2.subtract(blue, red, dtype=cv2.CV_16S)
+    return chroma, blue - red
+
+
+def _extent(hit: np.ndarray) -> np.ndarray:
+    """(k,) from the first to the last True of each row of `hit`, inclusive."""
+    first = hit.argmax(axis=1)
+    last = hit.shape[1] - 1 - hit[:, ::-1].argmax(axis=1)
+    return (last - first + 1).astype(np.float64)
 
 
 def with_context(base: np.ndarray, inked: np.ndarray, confidence: np.ndarray) -> np.ndarray:
