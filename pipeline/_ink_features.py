@@ -37,11 +37,13 @@ def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
     corners = cv2.perspectiveTransform(square[None], to_image)[0]
     h, w = pixels.shape[:2]
     x0, y0, x1, y1 = clamped_box(corners, w, h)
-    region = np.ascontiguousarray(pixels[y0:y1, x0:x1])
+    region = pixels[y0:y1, x0:x1]  # a view: OpenCV reads its rows where they are
     if region.ndim == 2:
         region = cv2.cvtColor(region, cv2.COLOR_GRAY2BGR)
+    elif region.shape[2] != 3:
+        region = np.ascontiguousarray(region[..., :3])
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(region[..., :3], geometry.homography @ shift, (side, side),
+    return cv2.warpPerspective(region, geometry.homography @ shift, (side, side),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
