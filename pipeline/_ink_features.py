@@ -13,8 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ._blocks import edge_counts, first_last, stacked
 from ._image import clamped_box
-from ._stats import group_medians, quantile, quantiles
+from ._stats import group_quantiles, quantile, quantiles
 from .products import CellInk, Geometry
 
 CORE_SHARE = 0.5  # a cell's ink is its pixels darker than this share of its central peak
@@ -25,7 +26,6 @@ CONTEXT = (0.25, 0.5, 0.75)  # quantiles of the photo's inked cells a feature is
 INKED = 0.1  # a window whose central ink is under this share of the line ink holds none
 BASE_FEATURES = 6  # colour, hue, darkness, stroke, height, width
 FEATURES = BASE_FEATURES + 3 * len(CONTEXT) + 1  # + the three contextual, + recognizer's
-SQUARE3 = np.ones((3, 3), np.uint8)
 
 
 def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
@@ -69,23 +69,19 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
     inked = np.zeros(count, bool)
     if chosen.size == 0:
         return out, inked
-    cells, colours = _blocks(ink, colour, chosen)
+    boxes = [_window(ink.bounds, i) for i in chosen.tolist()]
+    cells = stacked(ink.ink, boxes, np.nan)
     core = cells > (CORE_SHARE * peaks[chosen]).astype(np.float32)[:, None, None]
     paper = cells < PAPER_INK
     area, papers = core.sum(axis=(1, 2)), paper.sum(axis=(1, 2))
     judged = (area >= 3) & (papers >= 3)
     if not judged.any():
         return out, inked
-    cells, colours, core, paper, area, papers = (
-        a[judged] for a in (cells, colours, core, paper, area, papers)
-    )
+    cells, core, paper, area, papers = (a[judged] for a in (cells, core, paper, area, papers))
     chosen = chosen[judged]
+    colours = stacked(colour[..., :3], boxes, 0)[judged]
     k, h, w = cells.shape
-    gap = np.isnan(cells)
-    # the gap around each window stands for erode's border: a window's edge is not eroded
-    solid = (core | gap).view(np.uint8).reshape(k * h, w)
-    kept = cv2.erode(solid, SQUARE3).reshape(k, h, w).view(bool) & ~gap
-    edge = area - kept.sum(axis=(1, 2))
+    edge = edge_counts(core, np.isnan(cells))
     chroma, hue = _chroma_hue(colours.reshape(k * h, w, -1))
     # the pixels of the core (of the paper) of every window, window by window
     at_core, at_paper = np.flatnonzero(core), np.flatnonzero(paper)
@@ -98,34 +94,27 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
         """Each core's mean value over its paper's median, in CHROMA_SCALE."""
         flat = values.ravel()
         mean = np.add.reduceat(flat[at_core].astype(np.float64), starts) / area
-        return (mean - group_medians(flat[at_paper], paper_of, k)) / CHROMA_SCALE
+        return (mean - group_quantiles(flat[at_paper], paper_of, k)) / CHROMA_SCALE
 
+    top, bottom = first_last(core.any(axis=2))
+    left, right = first_last(core.any(axis=1))
     out[chosen] = np.column_stack([
         contrast(chroma),
         contrast(hue),
-        group_medians(cells.ravel()[at_core], core_of, k) / lines,
+        group_quantiles(cells.ravel()[at_core], core_of, k) / lines,
         2 * area / np.maximum(edge, 1.0) / side * 10,
-        _extent(core.any(axis=2)) / side,
-        _extent(core.any(axis=1)) / side,
+        (bottom - top + 1) / side,
+        (right - left + 1) / side,
     ])
     inked[chosen] = True
     return out, inked
 
 
-def _blocks(ink: CellInk, colour: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The chosen windows' ink (k, h, w) and colour (k, h, w, 3), each window at the top
-    left of its block; the rest of a block, a pixel at least, is gap: NaN ink."""
-    y0, y1, x0, x1 = ink.bounds
-    h, w = int((y1 - y0).max()) + 1, int((x1 - x0).max()) + 1
-    cells = np.full((chosen.size, h, w), np.nan, np.float32)
-    colours = np.zeros((chosen.size, h, w, 3), colour.dtype)
-    tops, bottoms, lefts, rights = y0.tolist(), y1.tolist(), x0.tolist(), x1.tolist()
-    for k, i in enumerate(chosen.tolist()):
-        r, c = divmod(i, x0.size)
-        rows, cols = slice(tops[r], bottoms[r]), slice(lefts[c], rights[c])
-        cells[k, : bottoms[r] - tops[r], : rights[c] - lefts[c]] = ink.ink[rows, cols]
-        colours[k, : bottoms[r] - tops[r], : rights[c] - lefts[c]] = colour[rows, cols, :3]
-    return cells, colours
+def _window(bounds: tuple[np.ndarray, ...], i: int) -> tuple[int, int, int, int]:
+    """Window i's box (y0, y1, x0, x1), row-major."""
+    y0, y1, x0, x1 = bounds
+    r, c = divmod(i, x0.size)
+    return int(y0[r]), int(y1[r]), int(x0[c]), int(x1[c])
 
 
 def _chroma_hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -136,13 +125,6 @@ def _chroma_hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if colour.dtype == np.uint8:
         return chroma, cv2.subtract(blue, red, dtype=cv2.CV_16S)
     return chroma, blue - red
-
-
-def _extent(hit: np.ndarray) -> np.ndarray:
-    """(k,) from the first to the last True of each row of `hit`, inclusive."""
-    first = hit.argmax(axis=1)
-    last = hit.shape[1] - 1 - hit[:, ::-1].argmax(axis=1)
-    return (last - first + 1).astype(np.float64)
 
 
 def with_context(base: np.ndarray, inked: np.ndarray, confidence: np.ndarray) -> np.ndarray:

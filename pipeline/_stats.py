@@ -43,13 +43,15 @@ def median(values: np.ndarray, axis: int | None = None) -> np.ndarray:
     return np.mean(middle, axis=axis)
 
 
-def group_medians(values: np.ndarray, groups: np.ndarray, count: int) -> np.ndarray:
-    """(count,) the median of the values of each group 0..count-1 (groups: a group per
-    value), computed as `quantile(group's values, 0.5)` computes it, in the values' own
-    float type; NaN for a group with no value. Integer values in a small range are counted
-    (a histogram per group), others sorted once with their group (`_by_group`)."""
+def group_quantiles(
+    values: np.ndarray, groups: np.ndarray, count: int, q: float = 0.5
+) -> np.ndarray:
+    """(count,) the quantile q of the values of each group 0..count-1 (groups: a group per
+    value), computed as `quantile(group's values, q)` computes it, in the values' own float
+    type; NaN for a group with no value. Integer values in a small range are counted (a
+    histogram per group), others sorted once with their group (`_by_group`)."""
     sizes = np.bincount(groups, minlength=count)[:count]
-    pos = 0.5 * (np.maximum(sizes, 1) - 1)
+    pos = q * (np.maximum(sizes, 1) - 1)
     lo = pos.astype(np.intp)
     hi = np.minimum(lo + 1, np.maximum(sizes - 1, 0))
     if values.dtype.kind in "iu" and values.size:
