@@ -66,13 +66,14 @@ def assert_same(ink, marks, filled, lattice) -> None:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_random_marks(seed):
+@pytest.mark.parametrize("n", [9, 16])
+def test_random_marks(seed, n):
     rng = np.random.default_rng(seed)
-    ink = (rng.random((90, 90)) ** 3).astype(np.float32)
-    lattice = (np.arange(10) * 10.0, np.arange(10) * 10.0)
-    marks, filled = [], rng.random(81) < 0.5
-    for i in range(81):
-        r, c = divmod(i, 9)
+    ink = (rng.random((10 * n, 10 * n)) ** 3).astype(np.float32)
+    lattice = (np.arange(n + 1) * 10.0, np.arange(n + 1) * 10.0)
+    marks, filled = [], rng.random(n * n) < 0.5
+    for i in range(n * n):
+        r, c = divmod(i, n)
         h, w = rng.integers(1, 9, 2)
         mask = (rng.random((h, w)) < 0.7).astype(np.uint8)
         marks.append(None if rng.random() < 0.1 else Mark((r * 10, r * 10 + h, c * 10,
