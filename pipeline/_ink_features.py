@@ -13,8 +13,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ._blocks import edge_counts, first_last, stacked
 from ._image import clamped_box
-from ._stats import quantile, quantiles
+from ._stats import group_quantiles, quantile, quantiles
 from .products import CellInk, Geometry
 
 CORE_SHARE = 0.5  # a cell's ink is its pixels darker than this share of its central peak
@@ -25,68 +26,105 @@ CONTEXT = (0.25, 0.5, 0.75)  # quantiles of the photo's inked cells a feature is
 INKED = 0.1  # a window whose central ink is under this share of the line ink holds none
 BASE_FEATURES = 6  # colour, hue, darkness, stroke, height, width
 FEATURES = BASE_FEATURES + 3 * len(CONTEXT) + 1  # + the three contextual, + recognizer's
-SQUARE3 = np.ones((3, 3), np.uint8)
 
 
 def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
-    """(side, side, 3) float32: the photo's colour (BGR) warped into the square's frame."""
+    """(side, side, 3): the photo's colour (BGR, as decoded: 8 bits) warped into the
+    square's frame."""
     side = geometry.side
     square = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float32)
     to_image = np.linalg.inv(geometry.homography)
     corners = cv2.perspectiveTransform(square[None], to_image)[0]
     h, w = pixels.shape[:2]
     x0, y0, x1, y1 = clamped_box(corners, w, h)
-    region = np.ascontiguousarray(pixels[y0:y1, x0:x1])
+    region = pixels[y0:y1, x0:x1]  # a view: OpenCV reads its rows where they are
     if region.ndim == 2:
         region = cv2.cvtColor(region, cv2.COLOR_GRAY2BGR)
+    elif region.shape[2] != 3:
+        region = np.ascontiguousarray(region[..., :3])
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    warped = cv2.warpPerspective(region[..., :3], geometry.homography @ shift, (side, side),
-                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return warped.astype(np.float32)
+    return cv2.warpPerspective(region, geometry.homography @ shift, (side, side),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(cells, BASE_FEATURES) features of every window in the square's frame, and (cells,)
     bool: the window holds ink worth judging. Features: colourfulness of the ink over the
     paper's, its blue-over-red hue, darkness against the line ink, stroke width, and the
-    ink's height and width (strokes and sizes as shares of the window)."""
+    ink's height and width (strokes and sizes as shares of the window).
+
+    A window's core is its ink darker than CORE_SHARE of its central peak, its paper the
+    ink under PAPER_INK; a window needs a peak of INKED of the line ink and three pixels of
+    each to be judged. The windows worth it are measured together, stacked (`_blocks`):
+    every count, mean, median and extent is a reduction over the stack, and one erosion
+    finds every core's edge."""
     y0, y1, x0, x1 = ink.bounds
+    count = y0.size * x0.size
     lines = max(quantile(ink.ink[::2, ::2], LINE_QUANTILE), 1e-3)
-    blue, green, red = colour[..., 0], colour[..., 1], colour[..., 2]
-    # max - min over the channels, channel by channel: a reduction over a last axis of 3 is
-    # twenty times slower in NumPy
-    chroma = np.maximum(np.maximum(blue, green), red) - np.minimum(np.minimum(blue, green), red)
-    hue = blue - red
-    cols = x0.size
-    count = y0.size * cols
+    peaks = np.asarray(ink.peaks, np.float64)
+    heights, widths = np.maximum(y1 - y0, 0), np.maximum(x1 - x0, 0)
+    sides = np.maximum(heights[:, None], widths[None, :]).ravel()
+    chosen = np.flatnonzero((peaks >= INKED * lines) & (np.outer(heights, widths).ravel() > 0))
     out = np.zeros((count, BASE_FEATURES), np.float32)
     inked = np.zeros(count, bool)
-    for i in range(count):
-        r, c = divmod(i, cols)
-        win = (slice(y0[r], y1[r]), slice(x0[c], x1[c]))
-        cell = ink.ink[win]
-        peak = float(ink.peaks[i])
-        if peak < INKED * lines or cell.size == 0:
-            continue
-        core = cell > CORE_SHARE * peak
-        paper = cell < PAPER_INK
-        if core.sum() < 3 or paper.sum() < 3:
-            continue
-        inked[i] = True
-        area = float(core.sum())
-        mask = core.view(np.uint8)
-        edge = area - float(cv2.erode(mask, SQUARE3).sum())
-        rows, cols_ = np.nonzero(core)
-        side = float(max(cell.shape))
-        out[i] = (
-            (chroma[win][core].mean() - quantile(chroma[win][paper], 0.5)) / CHROMA_SCALE,
-            (hue[win][core].mean() - quantile(hue[win][paper], 0.5)) / CHROMA_SCALE,
-            quantile(cell[core], 0.5) / lines,
-            2 * area / max(edge, 1.0) / side * 10,
-            (rows.max() - rows.min() + 1) / side,
-            (cols_.max() - cols_.min() + 1) / side,
-        )
+    if chosen.size == 0:
+        return out, inked
+    boxes = [_window(ink.bounds, i) for i in chosen.tolist()]
+    cells = stacked(ink.ink, boxes, np.nan)
+    core = cells > (CORE_SHARE * peaks[chosen]).astype(np.float32)[:, None, None]
+    paper = cells < PAPER_INK
+    area, papers = core.sum(axis=(1, 2)), paper.sum(axis=(1, 2))
+    judged = (area >= 3) & (papers >= 3)
+    if not judged.any():
+        return out, inked
+    cells, core, paper, area, papers = (a[judged] for a in (cells, core, paper, area, papers))
+    chosen = chosen[judged]
+    colours = stacked(colour[..., :3], boxes, 0)[judged]
+    k, h, w = cells.shape
+    edge = edge_counts(core, np.isnan(cells))
+    chroma, hue = _chroma_hue(colours.reshape(k * h, w, -1))
+    # the pixels of the core (of the paper) of every window, window by window
+    at_core, at_paper = np.flatnonzero(core), np.flatnonzero(paper)
+    core_of = np.repeat(np.arange(k), area)
+    paper_of = np.repeat(np.arange(k), papers)
+    starts = np.cumsum(area) - area
+    side = sides[chosen].astype(np.float64)
+
+    def contrast(values: np.ndarray) -> np.ndarray:
+        """Each core's mean value over its paper's median, in CHROMA_SCALE."""
+        flat = values.ravel()
+        mean = np.add.reduceat(flat[at_core].astype(np.float64), starts) / area
+        return (mean - group_quantiles(flat[at_paper], paper_of, k)) / CHROMA_SCALE
+
+    top, bottom = first_last(core.any(axis=2))
+    left, right = first_last(core.any(axis=1))
+    out[chosen] = np.column_stack([
+        contrast(chroma),
+        contrast(hue),
+        group_quantiles(cells.ravel()[at_core], core_of, k) / lines,
+        2 * area / np.maximum(edge, 1.0) / side * 10,
+        (bottom - top + 1) / side,
+        (right - left + 1) / side,
+    ])
+    inked[chosen] = True
     return out, inked
+
+
+def _window(bounds: tuple[np.ndarray, ...], i: int) -> tuple[int, int, int, int]:
+    """Window i's box (y0, y1, x0, x1), row-major."""
+    y0, y1, x0, x1 = bounds
+    r, c = divmod(i, x0.size)
+    return int(y0[r]), int(y1[r]), int(x0[c]), int(x1[c])
+
+
+def _chroma_hue(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colourfulness (max - min over the channels) and hue (blue - red) of a BGR image,
+    exact integers for 8-bit colour."""
+    blue, green, red = cv2.split(np.ascontiguousarray(colour))
+    chroma = cv2.max(cv2.max(blue, green), red) - cv2.min(cv2.min(blue, green), red)
+    if colour.dtype == np.uint8:
+        return chroma, cv2.subtract(blue, red, dtype=cv2.CV_16S)
+    return chroma, blue - red
 
 
 def with_context(base: np.ndarray, inked: np.ndarray, confidence: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from ._blocks import edge_counts, first_last, stacked
 from ._components import (
     DECISION,
     band_ids,
@@ -27,7 +28,7 @@ from ._components import (
     window,
 )
 from ._folds import central_line_windows, rejudged
-from ._stats import median, quantile
+from ._stats import group_quantiles, median, quantile
 from ._windows import Bounds, central_peak, central_peaks, window_bounds
 from .errors import NoGrid
 from .products import CellInk, Cells, Mark, Square, Style
@@ -44,7 +45,6 @@ DIGIT_RISE = 1.6  # ... nor digits less than this many times darker than the pap
 DIGIT_FALLBACK = 0.6  # this share of the strongest strokes' ink stands in
 BELOW = 0.49  # of its clarity, what a blank window keeps: under DECISION whatever it was
 MIN_FILLED = 8  # a grid with fewer filled cells is no puzzle (a Sudoku has 17 givens or more)
-SQUARE3 = np.ones((3, 3), np.uint8)
 CORE = 0.5  # a mark's core is its ink darker than this share of its strong ink ...
 STRONG_INK = 0.9  # ... the ink at this quantile of the mark's pixels
 
@@ -192,32 +192,40 @@ def print_style(
     """How the grid's filled cells' ink looks, in the square's frame: its typical extent,
     stroke width and centre, as shares of the cell (the render stage draws alike). Measured
     on each mark's core, the ink darker than CORE of its own, so that blur does not make
-    the print look heavier than it is."""
+    the print look heavier than it is. All marks are measured at once, stacked
+    (`_blocks`)."""
     xs, ys = (np.asarray(v, np.float64) for v in lattice)
     n = xs.size - 1
-    found = []
-    for i in np.flatnonzero(filled).tolist():
-        mark = marks[i]
-        if mark is None:
-            continue
-        y0, y1, x0, x1 = mark.box
-        crop = ink[y0:y1, x0:x1] * mark.mask
-        inked = crop[crop > 0]
-        if inked.size == 0:
-            continue
-        core = (crop > CORE * quantile(inked, STRONG_INK)).view(np.uint8)
-        rows, cols = np.nonzero(core)
-        r, c = divmod(i, n)
-        cw, ch = xs[c + 1] - xs[c], ys[r + 1] - ys[r]
-        area = float(rows.size)
-        edge = area - float(cv2.erode(core, SQUARE3).sum())
-        found.append((
-            (cols.max() - cols.min() + 1) / cw, (rows.max() - rows.min() + 1) / ch,
-            2 * area / max(edge, 1.0) / ch,
-            (x0 + (cols.max() + cols.min() + 1) / 2 - (xs[c] + xs[c + 1]) / 2) / cw,
-            (y0 + (rows.max() + rows.min() + 1) / 2 - (ys[r] + ys[r + 1]) / 2) / ch,
-        ))
-    if not found:
+    chosen = [i for i in np.flatnonzero(filled).tolist() if marks[i] is not None]
+    if not chosen:
         return Style()
-    ex, ey, stroke, dx, dy = median(np.array(found), axis=0).tolist()
+    crops = stacked(ink, [marks[i].box for i in chosen], np.nan)
+    for k, i in enumerate(chosen):  # the mark's own pixels only
+        mask = marks[i].mask
+        crops[k, : mask.shape[0], : mask.shape[1]] *= mask
+    inked = crops > 0
+    sizes = inked.sum(axis=(1, 2))
+    kept = sizes > 0
+    if not kept.any():
+        return Style()
+    crops, inked, sizes = crops[kept], inked[kept], sizes[kept]
+    cells = np.array(chosen)[kept]
+    count = cells.size
+    strong = group_quantiles(crops[inked], np.repeat(np.arange(count), sizes), count, STRONG_INK)
+    core = crops > (CORE * strong)[:, None, None]
+    area = core.sum(axis=(1, 2)).astype(np.float64)
+    edge = edge_counts(core, np.isnan(crops))
+    top, bottom = first_last(core.any(axis=2))
+    left, right = first_last(core.any(axis=1))
+    r, c = np.divmod(cells, n)
+    cw, ch = xs[c + 1] - xs[c], ys[r + 1] - ys[r]
+    y0 = np.array([marks[i].box[0] for i in cells.tolist()])
+    x0 = np.array([marks[i].box[2] for i in cells.tolist()])
+    found = np.column_stack([
+        (right - left + 1) / cw, (bottom - top + 1) / ch,
+        2 * area / np.maximum(edge, 1.0) / ch,
+        (x0 + (right + left + 1) / 2 - (xs[c] + xs[c + 1]) / 2) / cw,
+        (y0 + (bottom + top + 1) / 2 - (ys[r] + ys[r + 1]) / 2) / ch,
+    ])
+    ex, ey, stroke, dx, dy = median(found, axis=0).tolist()
     return Style((ex, ey), stroke, (dx, dy))

@@ -19,6 +19,7 @@ from .products import Drawing, Geometry
 
 CANVAS_MAX = 1600  # px: the flat square never needs more than this
 CANVAS_MIN = 64  # px: nor less than this
+UPRIGHT = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
 
 
 def render(image: np.ndarray, geometry: Geometry, drawing: Drawing) -> np.ndarray:
@@ -34,7 +35,8 @@ def render(image: np.ndarray, geometry: Geometry, drawing: Drawing) -> np.ndarra
     for plane, colour in planes:
         alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
         blend(out, alpha, colour, (x0, y0))
-    return np.ascontiguousarray(np.rot90(out, geometry.turns)) if geometry.turns else out
+    turn = UPRIGHT.get(geometry.turns % 4)  # np.rot90's turns (counter-clockwise), in one pass
+    return out if turn is None else cv2.rotate(out, turn)
 
 
 def grid_side(corners: np.ndarray) -> float:

@@ -3,6 +3,7 @@ exactly as typer converts them."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import typer.main
 from typer._coercion import build_runtime_param
 
 from pipeline._default_command import DefaultCommandGroup
+from pipeline._entry import HELP_FILE, HELP_WIDTH
 from pipeline._quick_params import QuickConversion
 from pipeline.cli import app
 
@@ -89,3 +91,48 @@ def test_the_console_script_answers_version_without_typer():
     assert done.stdout.startswith("snapsolve ")
     line = next(x for x in done.stdout.splitlines() if x.startswith("MODULES"))
     assert not set(line.split()[1:]) & {"typer", "click", "numpy", "cv2"}
+
+
+def console_script(*args: str, columns: int) -> tuple[str, set[str]]:
+    """stdout of `snapsolve ARGS` run by the console script in a terminal `columns` wide,
+    and the modules it loaded."""
+    code = ("import sys\nfrom pipeline._entry import main\ntry:\n    main()\n"
+            "except SystemExit as done:\n    assert done.code == 0\n"
+            "print('MODULES', ' '.join(sorted(sys.modules)))")
+    env = {**os.environ, "COLUMNS": str(columns)}
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    text, _, line = done.stdout.rpartition("MODULES ")
+    return text, set(line.split())
+
+
+def typers_help(monkeypatch, capsys, columns: int) -> str:
+    from pipeline.cli import main
+
+    monkeypatch.setenv("COLUMNS", str(columns))
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_the_stored_help_is_typers(monkeypatch, capsys):
+    """pipeline/help.txt is what typer prints; after changing an option, write it again:
+    python -m pipeline._entry --write-help"""
+    with open(HELP_FILE, encoding="utf-8") as stored:
+        assert stored.read() == typers_help(monkeypatch, capsys, HELP_WIDTH)
+    assert typers_help(monkeypatch, capsys, 200) == typers_help(monkeypatch, capsys, HELP_WIDTH)
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_the_console_script_answers_help_without_typer(flag, monkeypatch, capsys):
+    text, loaded = console_script(flag, columns=120)
+    assert text == typers_help(monkeypatch, capsys, 120)
+    assert not loaded & {"typer", "click", "numpy", "cv2"}
+
+
+def test_a_narrow_terminal_gets_typers_help_wrapped_to_fit(monkeypatch, capsys):
+    text, loaded = console_script("--help", columns=60)
+    assert text == typers_help(monkeypatch, capsys, 60)
+    assert max(len(line) for line in text.splitlines()) <= 60
+    assert "typer" in loaded
