@@ -412,6 +412,8 @@ def main() -> int:
                         help="train the cross-fitted models (all, or some: 0,1)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--temperatures", type=Path, default=TEMPERATURES,
+                        help="json of the heads' temperatures (written by a held-back run)")
     parser.add_argument("--channels", default=",".join(map(str, Recipe.channels)))
     parser.add_argument("--dense", type=int, default=Recipe.dense)
     parser.add_argument("--epochs", type=int, default=Recipe.epochs)
@@ -430,14 +432,14 @@ def main() -> int:
         print("second head on the digit CNN: ink, pen digit on the held-back tenth",
               second_head(data, rows[~val], rows[val]))
         return 0
-    if args.compare or not TEMPERATURES.exists():
+    if args.compare or not args.temperatures.exists():
         figures = held_back(data, recipe, args.threads)
         print("held-back tenth:", json.dumps(figures), flush=True)
         if args.compare:
             return 0
-        TEMPERATURES.write_text(json.dumps({head: figures[f"{head}_temperature"]
-                                            for head in ("ink", "digit")}) + "\n")
-    temperatures = json.loads(TEMPERATURES.read_text())
+        args.temperatures.write_text(json.dumps({head: figures[f"{head}_temperature"]
+                                                 for head in ("ink", "digit")}) + "\n")
+    temperatures = json.loads(args.temperatures.read_text())
     if args.folds:
         folds(data, recipe, temperatures, args.threads, [int(k) for k in args.folds.split(",")])
         return 0
