@@ -2,14 +2,13 @@
 (Reading -> Reading).
 
 Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
-features (`_ink_features`): empty, printed, or pen, and for pen the digit written; the
-split between printed and pen is then weighed by how well each glyph matches the photo's
-font (`_font`: every given is printed alike). When no
+features (`_ink_features`): empty, printed, or pen, and for pen the digit written. When no
 cell is surely pen the reading is returned as it was: a photo with no handwriting reads
-exactly as the printed path reads it. Otherwise the givens are the printed cells only, each
-weighed P(printed) x P(digit) so that correction can still turn a given taken for an entry
-(or the reverse) around with the solver, and the entries are the pen cells, weighed
-P(pen) x P(handwritten digit).
+exactly as the printed path reads it. Otherwise the split between printed and pen is
+weighed by how well each glyph matches the photo's font (`_font`: every given is printed
+alike); then the givens are the printed cells only, each weighed P(printed) x P(digit) so
+that correction can still turn a given taken for an entry (or the reverse) around with the
+solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit).
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     """The stage: solve the printed givens as read (the entries written by hand may be
     wrong, so they never count); when they are not uniquely solvable and `correcting` (and
     the recognizer is calibrated), look closer and correct them. Then weigh how sure the
-    board used is (`_confidence`) and check every entry against the solution."""
+    board used is (`_confidence`) and check every entry against the solution. A correction
+    whose solution the entries refute (`refuted`) is dropped: no solution beats a wrong one."""
     used = board_used(reading, correcting)
     if refuted(reading, used):
         used = board_used(reading, correcting=False)
