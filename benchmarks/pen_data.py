@@ -241,6 +241,22 @@ def note_plan(photo: MixedPhoto, rng: np.random.Generator, count: int) -> dict[i
     return plan
 
 
+def void_plan(photo: MixedPhoto, rng: np.random.Generator,
+              count: int) -> tuple[dict[int, list[int]], np.ndarray]:
+    """Ink that is no entry, planned: up to `count` pen cells to hold candidate notes
+    (`note_plan`), and (81,) bool, up to `count` other pen cells to be struck through."""
+    plan = note_plan(photo, rng, count)
+    notes = np.isin(np.arange(len(photo.givens)), list(plan))
+    struck = rng.permutation(np.flatnonzero(photo.pen & ~notes))[:count]
+    return plan, np.isin(np.arange(len(photo.givens)), struck)
+
+
+def voided(pixels: np.ndarray, quads: np.ndarray, plan: dict[int, list[int]],
+           struck: np.ndarray) -> np.ndarray:
+    """The photo with the notes of `plan` written and the `struck` cells struck through."""
+    return crossed(noted(pixels, quads, plan), quads, struck)
+
+
 def wrong_swaps(photo: MixedPhoto, rng: np.random.Generator, count: int) -> list[tuple[int, int]]:
     """Up to `count` (source, target) pairs of pen cells with different digits, each target
     once."""

@@ -7,16 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-PHOTOS = 6  # held-out photos, each with NOTES cells of notes and STRUCK entries struck
+PHOTOS = 6  # held-out photos, each with NOTES cells of notes and as many entries struck
 NOTES = 3
-STRUCK = 3
 MOST_TAKEN = 0.2  # share of those cells that may still be taken for an entry (measured on
 # the held-out quarter: 14 of 126 notes, 2 of 126 struck; docs/benchmarks.md)
 
 
 def test_notes_and_struck_digits_are_not_taken_for_entries():
     from benchmarks.pen import run_pixels
-    from benchmarks.pen_data import cell_quads, crossed, mixed_photos, note_plan, noted, pixels_of
+    from benchmarks.pen_data import cell_quads, mixed_photos, pixels_of, void_plan, voided
 
     photos = mixed_photos(held_out=True)[:PHOTOS]
     if not photos:
@@ -28,14 +27,12 @@ def test_notes_and_struck_digits_are_not_taken_for_entries():
         reading, _, _ = run_pixels(pixels)
         assert reading is not None, photo.name
         quads = cell_quads(reading.geometry)
-        plan = note_plan(photo, rng, NOTES)
-        left = np.flatnonzero(photo.pen & ~np.isin(np.arange(81), list(plan)))
-        struck = rng.permutation(left)[:STRUCK].tolist()
-        image = crossed(noted(pixels, quads, plan), quads, np.isin(np.arange(81), struck))
+        plan, struck = void_plan(photo, rng, NOTES)
+        image = voided(pixels, quads, plan, struck)
         _, solved, _ = run_pixels(image)
         assert solved is not None, photo.name
         entries = solved.entries or "0" * 81
-        for cell in [*plan, *struck]:
+        for cell in [*plan, *np.flatnonzero(struck).tolist()]:
             total += 1
             taken += entries[cell] != "0" or cell in solved.wrong or solved.board[cell] != "0"
     assert taken <= MOST_TAKEN * total, f"{taken} of {total} taken for entries"

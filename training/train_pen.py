@@ -42,15 +42,14 @@ from benchmarks import dataset  # noqa: E402
 from benchmarks.pen_data import (  # noqa: E402
     MixedPhoto,
     cell_quads,
-    crossed,
     erased,
     greyed,
     labelled_cells,
     mixed_photos,
-    note_plan,
-    noted,
     pixels_of,
     read_pixels,
+    void_plan,
+    voided,
 )
 from pipeline.products import Ink  # noqa: E402
 from training.pen_augment import augmented  # noqa: E402
@@ -89,12 +88,11 @@ def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
     quads = cell_quads(found[0].geometry)
     pen = photo.pen
     partial = pen & (rng.random(81) < ERASE_SHARE)
-    plan = note_plan(photo, rng, VOID_CELLS)
+    plan, struck = void_plan(photo, rng, VOID_CELLS)
     notes = np.isin(np.arange(81), list(plan))
-    struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(pen & ~notes))[:VOID_CELLS])
     variants = [(pixels, None), (greyed(pixels, quads, pen, False), None),
                 (greyed(pixels, quads, pen, True), None), (erased(pixels, quads, partial), partial),
-                (crossed(noted(pixels, quads, plan), quads, struck), notes | struck)]
+                (voided(pixels, quads, plan, struck), notes | struck)]
     out = []
     for image, rubbed in variants:
         cells = labelled_cells(photo, image)
