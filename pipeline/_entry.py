@@ -1,6 +1,7 @@
 """The `snapsolve` console script: `snapsolve --version` and `snapsolve --help` are answered
-before the command line library loads (it alone costs more than the 0.3 s either may take);
-everything else goes to `pipeline.cli`.
+before the command line library loads (it alone costs more than the 0.3 s either may take),
+and so is a plain photo command (`_photo_command.plain_photo_options`); everything else goes
+to `pipeline.cli`.
 
 The help is typer's own, stored in pipeline/help.txt as typer writes it for a terminal
 HELP_WIDTH columns wide or wider (its text is the same for all of them); a narrower
@@ -32,6 +33,11 @@ def main() -> None:
         with open(HELP_FILE, encoding="utf-8") as stored:
             sys.stdout.write(stored.read())
         sys.exit(0)
+    from ._photo_command import finish, plain_photo_options, run_photos, run_safely
+
+    options = plain_photo_options(args)
+    if options is not None:  # the plain photo command: no need to wait for typer
+        finish(run_safely(lambda: run_photos(**options)))
     from .cli import main as run
 
     run()

@@ -16,9 +16,7 @@ import neither NumPy nor OpenCV, and a single photo starts no worker pool.
 
 from __future__ import annotations
 
-import os
 import sys
-import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -26,11 +24,11 @@ from typing import Annotated
 import typer
 
 from ._default_command import DefaultCommandGroup
+from ._photo_command import finish
 from .records import ExitCode
 from .web.command import serve
 
 DEFAULT_ALL = 10  # `--all` without a number lists up to this many solutions
-BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
 DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
 DEFAULT_TIMEOUT = 60.0  # (pipeline.settings')
 
@@ -175,32 +173,23 @@ def snapsolve(
 ) -> None:
     """Solve Sudoku puzzles from photos: each photo gets a copy with the missing digits
     written in (photo.jpg -> photo.solved.jpg)."""
-    from .errors import SnapsolveError
+    from ._photo_command import run_photos, run_safely
 
-    try:
+    def work() -> int:
         if puzzle is not None:
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
-            code = _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet)
-        else:
-            if all_solutions is not None or alphabet is not None:
-                raise _usage("--all and --alphabet go with --puzzle")
-            from .settings import Settings
+            return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet)
+        if all_solutions is not None or alphabet is not None:
+            raise _usage("--all and --alphabet go with --puzzle")
+        from .settings import Settings
 
-            settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
-                                correct=not no_correct, check=check, hint=hint, steps=steps,
-                                size=size.value)
-            code = _photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
-    except KeyboardInterrupt:
-        typer.echo("snapsolve: interrupted", err=True)
-        code = ExitCode.INTERRUPTED
-    except SnapsolveError as exc:
-        typer.echo(f"snapsolve: {exc}", err=True)
-        code = exc.exit_code
-    except BrokenPipeError:  # the reader of our output left (e.g. `| head`): end quietly
-        _quiet_stdout()
-        code = BROKEN_PIPE
-    raise typer.Exit(int(code))
+        settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
+                            correct=not no_correct, check=check, hint=hint, steps=steps,
+                            size=size.value)
+        return run_photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
+
+    raise typer.Exit(int(run_safely(work)))
 
 
 def _usage(message: str) -> Exception:
@@ -234,42 +223,6 @@ def _puzzles(
     return exit_code(records)
 
 
-def _photos(
-    paths: list[str], output: Path | None, settings, as_json: bool, jobs: int | None,
-    overwrite: bool, report_file: Path | None,
-) -> int:
-    """Solve every photo named or found, showing each as it finishes."""
-    from .batch import plan, run
-    from .output import check_output_folder, check_report_file
-    from .records import exit_code
-    from .report import Display, write_csv
-    from .settings import engine_named
-
-    if not paths:
-        raise _usage("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
-    if output is not None:
-        check_output_folder(output)
-    if report_file is not None:
-        check_report_file(report_file)
-    planned = plan(paths, output)
-    if not planned:
-        typer.echo("snapsolve: no photos found in the paths given; nothing to do", err=True)
-        return ExitCode.OK
-    engine_named(settings.engine)  # a missing dependency stops the run before any work
-    workers = jobs or os.cpu_count() or 1
-    started = time.perf_counter()
-    records = []
-    show = Display(as_json, total=len(planned))
-    with show:
-        for rec in run(planned, settings, workers, overwrite):
-            records.append(rec)
-            show.add(rec)
-    show.summary(records, time.perf_counter() - started)
-    if report_file is not None:
-        write_csv(report_file, records)
-    return exit_code(records)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the command and exits with its documented code
     (click's own usage errors would exit with 2, which here means 'not solved')."""
@@ -285,12 +238,7 @@ def main(argv: list[str] | None = None) -> None:
         code = ExitCode.USAGE
     except KeyboardInterrupt:
         code = ExitCode.INTERRUPTED
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _quiet_stdout()
-        code = BROKEN_PIPE
-    sys.exit(int(code) if isinstance(code, int) else ExitCode.OK)
+    finish(code if isinstance(code, int) else ExitCode.OK)
 
 
 def _all_with_default(args: list[str]) -> list[str]:
@@ -301,14 +249,6 @@ def _all_with_default(args: list[str]) -> list[str]:
         if arg == "--all" and not (i + 1 < len(args) and args[i + 1].isdigit()):
             out.append(str(DEFAULT_ALL))
     return out
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at /dev/null, so that Python's own flush at exit cannot complain about
-    the closed pipe."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ exactly as typer converts them."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -10,10 +12,13 @@ from pathlib import Path
 
 import pytest
 import typer.main
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from typer._coercion import build_runtime_param
 
 from pipeline._default_command import DefaultCommandGroup
 from pipeline._entry import HELP_FILE, HELP_WIDTH
+from pipeline._photo_command import plain_photo_options
 from pipeline._quick_params import QuickConversion
 from pipeline.cli import app
 
@@ -136,3 +141,58 @@ def test_a_narrow_terminal_gets_typers_help_wrapped_to_fit(monkeypatch, capsys):
     assert text == typers_help(monkeypatch, capsys, 60)
     assert max(len(line) for line in text.splitlines()) <= 60
     assert "typer" in loaded
+
+
+WORDS = ["a.jpg", "b c.png", "serve", "--json", "--overwrite", "--check", "--hint", "--steps",
+         "--no-correct", "-o", "--output", "out", "--report", "r.csv", "-j", "--jobs", "2", "0",
+         "07", "--engine", "tesseract", "builtin", "BUILTIN", "--size", "9", "16", "auto",
+         "--puzzle", "--", "-", "", "--output=x", "-h", "--all", "--timeout", "5", "-x"]
+
+
+def typers_reading(args: list[str], monkeypatch) -> dict | None:
+    """The arguments typer's command line gives `run_photos` for ARGS, or None when it
+    gives it none (another command, or a refusal)."""
+    import inspect
+
+    from pipeline import _photo_command
+    from pipeline.cli import main
+
+    seen = []
+    signature = inspect.signature(_photo_command.run_photos)
+
+    def record(*given, **named):
+        seen.append(signature.bind(*given, **named).arguments)
+        return 0
+
+    with monkeypatch.context() as patched, contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()), contextlib.suppress(SystemExit):
+        patched.setattr(_photo_command, "run_photos", record)
+        main(args)
+    return dict(seen[0]) if seen else None
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(args=st.lists(st.sampled_from(WORDS), max_size=6))
+@example(args=["a.jpg", "-j", "0"])
+@example(args=["a.jpg", "--engine", "BUILTIN"])
+@example(args=["serve", "a.jpg"])
+def test_a_plain_photo_command_is_read_as_typer_reads_it(args, monkeypatch):
+    quick = plain_photo_options(args)
+    if quick is not None:
+        assert quick == typers_reading(args, monkeypatch)
+
+
+@pytest.mark.parametrize("args", [
+    ["a.jpg"], ["scans/", "--json"], ["-o", "out", "a.jpg", "b.jpg", "--overwrite"],
+    ["--check", "a.jpg", "-j", "2", "--report", "r.csv"], ["a.jpg", "--size", "16", "--hint"],
+])
+def test_the_usual_photo_commands_need_no_typer(args, monkeypatch):
+    quick = plain_photo_options(args)
+    assert quick is not None and quick == typers_reading(args, monkeypatch)
+
+
+def test_a_photo_command_through_the_console_script_loads_no_typer(tmp_path):
+    text, loaded = console_script("--json", "-o", str(tmp_path), str(PHOTO), columns=80)
+    assert '"status": "solved"' in text
+    assert "pipeline.stages" in loaded and not loaded & {"typer", "click"}

@@ -1,0 +1,154 @@
+"""The photo command itself, without the command-line library: `snapsolve PHOTO...` runs
+here whether typer parsed its options (`cli.py`) or, for the plain command lines most runs
+are, `plain_photo_options` did (`_entry.py`), so a single photo does not wait for typer.
+
+typer costs about 0.07-0.1 s to import and build, a fifth of a one-photo run. The plain
+forms read here are the photos and the options that take no value or a value with no
+conversion to speak of; any other command line (a subcommand, `--puzzle`, a number typer
+checks, a repeated option, a path that starts with `-`, anything unknown) returns None and
+goes to typer unchanged. tests/test_startup.py checks that what is read here is what typer
+reads, for every command line of a generated set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .errors import SnapsolveError, UsageError
+from .records import ExitCode
+from .settings import Settings
+
+__all__ = ["BROKEN_PIPE", "finish", "plain_photo_options", "run_photos", "run_safely"]
+
+BROKEN_PIPE = 141  # 128 + SIGPIPE: what a shell reports for a Unix tool whose reader left
+
+FLAGS = {"--json": "as_json", "--overwrite": "overwrite", "--check": "check",
+         "--hint": "hint", "--steps": "steps", "--no-correct": "no_correct"}
+VALUED = {"-o": "output", "--output": "output", "--report": "report_file",
+          "-j": "jobs", "--jobs": "jobs", "--engine": "engine", "--size": "size"}
+CHOICES = {"engine": ("builtin", "tesseract"), "size": ("auto", "9", "16")}
+JOBS = re.compile(r"[1-9][0-9]{0,5}")  # plain whole numbers >= 1, read alike by typer
+SUBCOMMANDS = ("serve",)  # first words that name another command (cli.app's)
+
+
+def plain_photo_options(args: list[str]) -> dict[str, Any] | None:
+    """The keyword arguments of `run_photos` for a plain photo command line, or None when
+    typer must read it."""
+    options: dict[str, Any] = {"paths": []}
+    if not args or args[0] in SUBCOMMANDS:
+        return None
+    words = iter(args)
+    for word in words:
+        if not word.startswith("-"):
+            options["paths"].append(word)
+            continue
+        name = FLAGS.get(word) or VALUED.get(word)
+        if name is None or name in options:
+            return None
+        if word in FLAGS:
+            options[name] = True
+            continue
+        value = next(words, None)
+        if value is None or value.startswith("-") or not value:
+            return None
+        if name in CHOICES and value not in CHOICES[name]:
+            return None
+        if name == "jobs" and not JOBS.fullmatch(value):
+            return None
+        options[name] = value
+    if not options["paths"]:
+        return None
+    return _typed(options)
+
+
+def _typed(options: dict[str, Any]) -> dict[str, Any]:
+    """The read words as the types typer gives them, with typer's defaults for the rest."""
+    settings = Settings(engine=options.get("engine", "builtin"),
+                        correct=not options.get("no_correct", False),
+                        check=options.get("check", False), hint=options.get("hint", False),
+                        steps=options.get("steps", False), size=options.get("size", "auto"))
+    return {
+        "paths": options["paths"],
+        "output": Path(options["output"]) if "output" in options else None,
+        "settings": settings,
+        "as_json": options.get("as_json", False),
+        "jobs": int(options["jobs"]) if "jobs" in options else None,
+        "overwrite": options.get("overwrite", False),
+        "report_file": Path(options["report_file"]) if "report_file" in options else None,
+    }
+
+
+def run_photos(
+    paths: list[str], output: Path | None, settings: Settings, as_json: bool,
+    jobs: int | None, overwrite: bool, report_file: Path | None,
+) -> int:
+    """Solve every photo named or found, showing each as it finishes; the exit code."""
+    from .batch import plan, run
+    from .output import check_output_folder, check_report_file
+    from .records import exit_code
+    from .report import Display, write_csv
+    from .settings import engine_named
+
+    if not paths:
+        raise UsageError("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
+    if output is not None:
+        check_output_folder(output)
+    if report_file is not None:
+        check_report_file(report_file)
+    planned = plan(paths, output)
+    if not planned:
+        print("snapsolve: no photos found in the paths given; nothing to do", file=sys.stderr)
+        return ExitCode.OK
+    engine_named(settings.engine)  # a missing dependency stops the run before any work
+    workers = jobs or os.cpu_count() or 1
+    started = time.perf_counter()
+    records = []
+    show = Display(as_json, total=len(planned))
+    with show:
+        for rec in run(planned, settings, workers, overwrite):
+            records.append(rec)
+            show.add(rec)
+    show.summary(records, time.perf_counter() - started)
+    if report_file is not None:
+        write_csv(report_file, records)
+    return exit_code(records)
+
+
+def run_safely(work: Callable[[], int]) -> int:
+    """The exit code of `work`, with what a user can cause told in one line, not a
+    traceback: Ctrl-C, a snapsolve error (its own code), a closed output pipe."""
+    try:
+        return work()
+    except KeyboardInterrupt:
+        print("snapsolve: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except SnapsolveError as exc:
+        print(f"snapsolve: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except BrokenPipeError:  # the reader of our output left (e.g. `| head`): end quietly
+        _quiet_stdout()
+        return BROKEN_PIPE
+
+
+def finish(code: int) -> None:
+    """Flush what is left for stdout and exit with `code` (141 if the reader has left)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+        code = BROKEN_PIPE
+    sys.exit(int(code))
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so that Python's own flush at exit cannot complain about
+    the closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
