@@ -21,6 +21,8 @@ LINE_REACH = 0.25  # of a cell: how far from its expected place an inner line ma
 INTERIOR = (0.3, 0.7)  # the middle of a cell, where no long line may run
 RUN_CELLS = 1.35  # a straight ink run this many cells long is a line, never a digit (a
 # digit, printed or handwritten, spans less than a cell)
+PIECE_CELLS = 0.5  # a grid line broken in the ink mask still runs straight this far between
+# gaps; noise and text do not
 
 
 def warp_square(mask: np.ndarray, quad: np.ndarray, side: int = WARP) -> np.ndarray:
@@ -67,6 +69,13 @@ def structure_scores(squares: np.ndarray, n: int) -> np.ndarray:
 
 def _axis_scores(squares: np.ndarray, n: int) -> np.ndarray:
     """(k, 2) structure score of each square per axis: lines across rows, then columns."""
+    present, clean = _axis_parts(squares, n)
+    return present * clean
+
+
+def _axis_parts(squares: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(k, 2) share of inner lines present and (k, 2) share of cell interiors clean, per
+    axis (lines across rows, then columns)."""
     k, side, _ = squares.shape
     width = side // STRIPS
     rows = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
@@ -78,9 +87,7 @@ def _axis_scores(squares: np.ndarray, n: int) -> np.ndarray:
     starts, ends = line_windows(side, n)
     inked = counts[..., ends] - counts[..., starts] > 0  # k, axis, strip, window
     hits = np.add.reduceat(inked.sum(axis=2), [0, n - 1], axis=2)  # lines, dirty cells
-    present = hits[..., 0] / (STRIPS * (n - 1))
-    clean = 1.0 - hits[..., 1] / (STRIPS * n)
-    return present * clean
+    return hits[..., 0] / (STRIPS * (n - 1)), 1.0 - hits[..., 1] / (STRIPS * n)
 
 
 def grid_score(mask: np.ndarray, quad: np.ndarray, n: int) -> float:
@@ -94,10 +101,31 @@ def line_scores(squares: np.ndarray, n: int) -> np.ndarray:
     RUN_CELLS cells long (each axis's profile on the runs along it): a grid filled with
     digits, printed or written by hand, then scores as an empty one, while ink in the wrong
     places (kakuro, crossword, a part of a grid) still counts, since lines are long runs."""
+    rows, cols = _long_runs(squares, n)
+    return np.minimum(_axis_scores(rows, n)[:, 0], _axis_scores(cols, n)[:, 1])
+
+
+def filled_scores(squares: np.ndarray, n: int) -> np.ndarray:
+    """Structure scores of k warped squares for a grid whose cells may hold digits: its
+    lines are looked for in straight pieces PIECE_CELLS long (a thin line broken in the mask
+    still counts), its cell interiors in runs RUN_CELLS long only (as line_scores does:
+    digits are no lines). Never below line_scores."""
+    rows, cols = _long_runs(squares, n, PIECE_CELLS)
+    present = np.stack([_axis_parts(rows, n)[0][:, 0], _axis_parts(cols, n)[0][:, 1]], axis=1)
+    rows, cols = _long_runs(squares, n)
+    clean = np.stack([_axis_parts(rows, n)[1][:, 0], _axis_parts(cols, n)[1][:, 1]], axis=1)
+    return (present * clean).min(axis=1)
+
+
+def _long_runs(
+    squares: np.ndarray, n: int, cells: float = RUN_CELLS
+) -> tuple[np.ndarray, np.ndarray]:
+    """The squares' ink kept where it runs straight at least `cells` cells: along rows,
+    then along columns."""
     k, side, _ = squares.shape
-    run = max(3, int(round(RUN_CELLS * side / n)))
+    run = max(3, int(round(cells * side / n)))
     along_rows = cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1))
     along_cols = cv2.getStructuringElement(cv2.MORPH_RECT, (1, run))
     rows = np.stack([cv2.morphologyEx(s, cv2.MORPH_OPEN, along_rows) for s in squares])
     cols = np.stack([cv2.morphologyEx(s, cv2.MORPH_OPEN, along_cols) for s in squares])
-    return np.minimum(_axis_scores(rows, n)[:, 0], _axis_scores(cols, n)[:, 1])
+    return rows, cols

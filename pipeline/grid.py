@@ -32,7 +32,7 @@ from ._candidates import (
 from ._edge import cut_quad
 from ._image import INK_DELTA, downscale, ink_mask, stretched, to_grey
 from ._quads import hull_to_quad, order_corners, rough_corners
-from ._structure import COARSE_WARP, line_scores, structure_scores, warp_square
+from ._structure import COARSE_WARP, filled_scores, structure_scores, warp_square
 from .errors import NoGrid
 from .products import Outline, Photo
 
@@ -141,31 +141,37 @@ def _larger_confident(one: Found, other: Found) -> bool:
 
 def verified(mask: np.ndarray, hull: np.ndarray, ns: tuple[int, ...]) -> Found:
     """A hull's quad, its best structure score and that score's size (0 when the quad is
-    too small). A quad that scores below CONFIDENT and reaches the photo's edge may belong
-    to a grid cut by it, so the whole grid's quad is scored too and the better one kept."""
+    too small). A quad whose lines and interiors are not CONFIDENT on all its ink and that
+    reaches the photo's edge may belong to a grid cut by it, so the whole grid's quad is
+    scored too and the better one kept (a cut grid's slanted lines are no long straight
+    runs, so the filled-grid score alone would not tell)."""
     quad = hull_to_quad(hull)
     if cv2.contourArea(quad) < min_grid_area(mask):
         return 0.0, quad, ns[0]
-    score, n = _scored(mask, quad, ns)
-    if score < CONFIDENT:
+    score, n, plain = _scored(mask, quad, ns)
+    if plain < CONFIDENT:
         for m in ns:
             whole = cut_quad(mask, hull, quad, m)
             if whole is None:
                 continue
-            whole_score, whole_n = _scored(mask, whole, ns)
+            whole_score, whole_n, _ = _scored(mask, whole, ns)
             if whole_score > score:
                 score, quad, n = whole_score, whole, whole_n
     return score, quad, n
 
 
-def _scored(mask: np.ndarray, quad: np.ndarray, ns: tuple[int, ...]) -> tuple[float, int]:
-    """The best structure score of a quad over the sizes, and that size (one warp)."""
+def _scored(mask: np.ndarray, quad: np.ndarray, ns: tuple[int, ...]) -> tuple[float, int, float]:
+    """The best structure score of a quad over the sizes, that size, and the best score on
+    all its ink (one warp). Below CONFIDENT the cells may hold digits (a grid filled in by
+    hand), so interiors are then judged on long straight runs only (`filled_scores`)."""
     square = warp_square(mask, order_corners(quad))[None]
     scores = [float(structure_scores(square, n)[0]) for n in ns]
-    if max(scores) < MIN_SCORE:  # digits in its cells, perhaps (a grid filled in by hand)
-        scores = [max(s, float(line_scores(square, n)[0])) for s, n in zip(scores, ns, strict=True)]
+    plain = max(scores)
+    if plain < CONFIDENT:
+        filled = [float(filled_scores(square, n)[0]) for n in ns]
+        scores = [max(s, f) for s, f in zip(scores, filled, strict=True)]
     best = int(np.argmax(scores))
-    return scores[best], ns[best]
+    return scores[best], ns[best], plain
 
 
 def shortlist(mask: np.ndarray, hulls: list[np.ndarray], ns: tuple[int, ...]) -> list[int]:

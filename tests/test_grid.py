@@ -315,3 +315,48 @@ def test_the_stage_hands_on_grey_pixels_corners_and_size() -> None:
     assert max_error(outline.corners, corners) <= 3 and outline.score >= 0.6
     with pytest.raises(NoGrid):
         find_outline(Photo(np.full((480, 640, 3), 255, np.uint8), Header("array", 640, 480)))
+
+
+def inked_square(fill: bool, side: int = 180, n: int = 9) -> np.ndarray:
+    """A warped ink mask (255 = ink) of an n x n grid, every cell holding a bold digit
+    when `fill`, as a grid filled in by hand looks after the grid stage's threshold."""
+    square = np.zeros((side, side), np.uint8)
+    cell = side / n
+    for i in range(n + 1):
+        at = min(side - 1, round(i * cell))
+        square[:, max(0, at - 1) : at + 1] = 255
+        square[max(0, at - 1) : at + 1, :] = 255
+    if fill:
+        rng = np.random.default_rng(3)
+        for r in range(n):
+            for c in range(n):
+                digit = str(rng.integers(1, 10))
+                origin = (round(c * cell + cell * 0.2), round(r * cell + cell * 0.85))
+                cv2.putText(square, digit, origin, cv2.FONT_HERSHEY_SIMPLEX, cell / 24, 255, 3)
+    return square
+
+
+def test_a_grid_full_of_digits_scores_as_an_empty_one_with_filled_scores() -> None:
+    from pipeline._structure import filled_scores, structure_scores
+    from pipeline.grid import CONFIDENT
+
+    empty, full = inked_square(False)[None], inked_square(True)[None]
+    assert structure_scores(empty, 9)[0] >= CONFIDENT > structure_scores(full, 9)[0]
+    assert filled_scores(full, 9)[0] >= CONFIDENT
+
+
+@pytest.mark.parametrize("part", ["two thirds", "with more around"])
+def test_filled_scores_still_refuse_a_part_of_a_grid_or_more_than_one(part: str) -> None:
+    from pipeline._structure import filled_scores
+    from pipeline.grid import MIN_SCORE
+
+    full = inked_square(True, side=540)
+    if part == "two thirds":
+        crop = full[:360, :360]
+    else:  # the grid and a third of it again beside and below
+        crop = np.zeros((720, 720), np.uint8)
+        crop[:540, :540] = full
+        crop[540:, :540] = full[:180]
+        crop[:, 540:] = crop[:, :180]
+    square = cv2.resize(crop, (180, 180), interpolation=cv2.INTER_AREA)
+    assert filled_scores(((square > 64) * 255).astype(np.uint8)[None], 9)[0] < MIN_SCORE
