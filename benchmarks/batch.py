@@ -2,9 +2,10 @@
 
     python -m benchmarks.batch [--runs 3] [--jobs 1 2]
 
-Runs the real command (`python -m pipeline.cli --json --overwrite --output TMP FOLDER`) on a
-folder of the first N photos of ../shared/data/photos/train (default 60), wall-clock, median
-of the runs; the speed-up is the ratio of the medians measured in the same session.
+Runs the real command (`snapsolve --json --overwrite --output TMP FOLDER`, the installed
+console script, as benchmarks.startup runs it) on a folder of the first N photos of
+../shared/data/photos/train (default 60), wall-clock, median of the runs; the speed-up is the
+ratio of the medians measured in the same session.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ import time
 from pathlib import Path
 
 from benchmarks import dataset
+from benchmarks.startup import snapsolve
 
 
 def one_run(jobs: int, folder: str) -> tuple[float, int]:
     """Wall-clock seconds and number of records of one run."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = [sys.executable, "-m", "pipeline.cli", "--json", "--overwrite", "--output", out,
-               "--jobs", str(jobs), folder]
+        cmd = [*snapsolve(), "--json", "--overwrite", "--output", out, "--jobs", str(jobs), folder]
         start = time.perf_counter()
         done = subprocess.run(cmd, capture_output=True, text=True)
         seconds = time.perf_counter() - start
