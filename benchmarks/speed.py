@@ -13,11 +13,14 @@ then not counted (one thread: the two agree on a free machine).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command runs (pipeline._entry)
 
 import cv2
 import numpy as np
