@@ -4,13 +4,15 @@
 
 The floor is a process that starts Python, imports OpenCV and NumPy, decodes the photo and
 encodes it again as a JPEG file, which any program that answers with an annotated photo must
-do. Both are timed from outside as whole processes (start-up, imports, model, writing the
-file), in turn (floor, command, floor, command, ...) so machine load hits both alike; the
-ratio is the median of the ratios of each pair. `snapsolve --help` and `--version` are timed
-in the same rounds. Python may write bytecode caches (PYTHONDONTWRITEBYTECODE is dropped for
-the commands), as it does for an installed package: the warm-up run writes them.
-`--code DIR` runs the package found in DIR (e.g. an export of another branch) instead of
-this one, to measure before and after with the same harness.
+do; it runs with the BLAS threads the command sets itself (pipeline._entry.BLAS_THREADS),
+which make importing NumPy a little quicker. Both are timed from outside as whole processes
+(start-up, imports, model, writing the file), in turn (floor, command, floor, command, ...)
+so machine load hits both alike; the ratio is the median of the ratios of each pair.
+`snapsolve --help` and `--version` are timed in the same rounds. Python may write bytecode
+caches (PYTHONDONTWRITEBYTECODE is dropped for the commands), as it does for an installed
+package: the warm-up run writes them. `--code DIR` runs the package found in DIR (e.g. an
+export of another branch) instead of this one, to measure before and after with the same
+harness.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from pipeline._entry import BLAS_THREADS
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTO = ROOT / "sample_images" / "newspaper-960x1280.jpg"
@@ -82,11 +86,13 @@ def main(argv: list[str] | None = None) -> int:
             "help": [*command, "--help"],
             "version": [*command, "--version"],
         }
-        for cmd in cmds.values():  # one warm-up each: the files are in the page cache
-            seconds(cmd, env)
+        envs = {name: env for name in cmds}
+        envs["floor"] = {**BLAS_THREADS, **env}  # the BLAS threads the command asks for
+        for name, cmd in cmds.items():  # one warm-up each: the files are in the page cache
+            seconds(cmd, envs[name])
         for _ in range(args.runs):
             for name, cmd in cmds.items():
-                samples[name].append(seconds(cmd, env))
+                samples[name].append(seconds(cmd, envs[name]))
     ratios = [p / f for p, f in zip(samples["photo"], samples["floor"], strict=True)]
     print(f"{'command':<22} {'median s':>9} {'min s':>7} {'max s':>7} {'/ floor':>8}")
     labels = {"python": "python -c pass", "floor": "floor (decode+encode)",
