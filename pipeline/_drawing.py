@@ -8,7 +8,6 @@ orientation in the photo), one alpha plane per colour.
 from __future__ import annotations
 
 import functools
-import threading
 
 import cv2
 import numpy as np
@@ -154,9 +153,6 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
     strokes about `stroke` px wide, cropped to its ink (so that placing the patch's centre
     places the ink's centre). Read-only and cached: a grid's symbols share one size."""
     drawn = min(OVERDRAW * max(height, 8), DRAWN_MAX)
-    warming = warm_font()
-    if warming is not None:
-        warming.join()  # (done long since, as a rule; OpenCV's font is then drawn by one thread)
     face = _face()
     big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
     if face is not None:  # OpenCV 5: a variable font, its weight chosen for the stroke
@@ -177,23 +173,6 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
 
 
 @functools.cache
-@functools.cache
-def warm_font() -> threading.Thread | None:
-    """Start OpenCV 5's built-in font on a second thread, once per process, and return that
-    thread (None with OpenCV 4, which has no such font). The first text OpenCV draws in that
-    font costs 30-50 ms, for the font's set-up; OpenCV lets go of Python's lock while it
-    draws, so started when a photo's work begins this overlaps reading the photo instead of
-    delaying its annotated copy."""
-    face = _face()
-    if face is None:
-        return None
-    dot = np.zeros((8, 8), np.uint8)
-    thread = threading.Thread(target=cv2.putText, args=(dot, "0", (0, 8), 255, face, 8, 400),
-                              name="snapsolve-font", daemon=True)
-    thread.start()
-    return thread
-
-
 def _face():
     """OpenCV 5's built-in sans-serif variable font, or None (OpenCV 4)."""
     return cv2.FontFace("sans") if hasattr(cv2, "FontFace") else None

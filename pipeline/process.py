@@ -7,7 +7,6 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ._drawing import warm_font
 from .errors import OutputNotWritten
 from .output import encode, write_atomically
 from .records import Record, Status
@@ -30,7 +29,6 @@ def process(job: Job, settings: Settings) -> Record:
     """Read, solve and annotate one photo, and write the annotated copy; always returns a
     record. A photo solved whose copy cannot be written keeps its board and solution, with
     the status `unsaved` and the reason."""
-    warm_font()  # the font the solution is drawn in gets ready while the photo is read
     result = solve_photo(job.path, settings, board=job.board, name=job.source)
     record = result.record
     if result.image is None:

@@ -202,16 +202,3 @@ def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(tu
     assert sy.size > 10
     assert sx.mean() > cx and sy.mean() < cy  # upper right of the cell's centre
 
-
-def test_the_font_is_warmed_once_per_process_on_another_thread():
-    import subprocess
-    import sys
-
-    code = ("import threading\nfrom pipeline._drawing import symbol_patch, warm_font\n"
-            "first = warm_font()\nassert first is warm_font()\n"
-            "assert first is None or first.name == 'snapsolve-font'\n"
-            "symbol_patch('5', 30, 4)\nassert first is None or not first.is_alive()\n"
-            "print('ok')")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
-    assert done.stdout.strip() == "ok", done.stderr
