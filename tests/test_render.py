@@ -201,4 +201,3 @@ def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(tu
     sy, sx = np.nonzero(extra)
     assert sy.size > 10
     assert sx.mean() > cx and sy.mean() < cy  # upper right of the cell's centre
-
