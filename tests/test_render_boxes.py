@@ -111,3 +111,21 @@ def test_disjoint_boxes_cover_the_boxes_and_do_not_overlap(raw):
         assert any(m[0] <= b[0] and m[1] <= b[1] and b[2] <= m[2] and b[3] <= m[3]
                    for m in merged)
     assert len(merged) <= len(boxes)
+
+
+def test_in_place_draws_on_the_photo_itself_what_a_copy_would_get():
+    image, corners = photo()
+    geometry = geometry_of(image, corners)
+    drawing = Drawing({k: s for k, (b, s) in enumerate(zip(PUZZLE, SOLUTION, strict=True))
+                       if b == "0"}, (), Style())
+    copied = render(image, geometry, drawing)
+    before = image.copy()
+    drawn = render(image, geometry, drawing, in_place=True)
+    assert drawn is image and np.array_equal(drawn, copied)
+    assert not np.array_equal(image, before)
+    wider = np.zeros((before.shape[0], before.shape[1] + 2, 3), np.uint8)
+    wider[:, : before.shape[1]] = before
+    view = wider[:, : before.shape[1]]  # not C-contiguous: copied, never drawn on
+    assert not view.flags.c_contiguous
+    assert np.array_equal(render(view, geometry, drawing, in_place=True), copied)
+    assert np.array_equal(view, before)
