@@ -54,7 +54,7 @@ def render(
     for plane, colour in planes:
         boxes = inked_boxes(plane, flat_to_roi, (x1 - x0, y1 - y0))
         for bx0, by0, bx1, by1 in boxes:
-            to_box = np.linalg.inv(shift @ _shift(bx0, by0)) @ np.linalg.inv(to_flat)
+            to_box = _shift(-bx0, -by0) @ flat_to_roi  # the box's own origin
             alpha = cv2.warpPerspective(plane, to_box, (bx1 - bx0, by1 - by0),
                                         flags=cv2.INTER_LINEAR)
             blend(out, alpha, colour, (x0 + bx0, y0 + by0))
@@ -115,15 +115,20 @@ def inked_boxes(
 
 
 def tile_ink(plane: np.ndarray) -> np.ndarray:
-    """(rows, cols) uint8: the brightest value of each TILE x TILE tile of the uint8
-    `plane` (the last row and column of tiles may be smaller); rows are folded first with
-    a bitwise or (a blank tile stays 0, an inked one does not), columns on what is left."""
+    """(rows, cols) uint8: non-zero where a TILE x TILE tile of the uint8 `plane` holds a
+    non-zero pixel (the last row and column of tiles may be smaller). Rows are folded
+    first with a bitwise or (a blank tile stays 0, an inked one does not), then each
+    tile's 8 bytes of what is left are read as one 64-bit word."""
     height, width = plane.shape
     whole = height // TILE * TILE
     rows = np.bitwise_or.reduce(plane[:whole].reshape(-1, TILE, width), axis=1)
     if whole < height:
         rows = np.vstack([rows, np.bitwise_or.reduce(plane[whole:], axis=0, keepdims=True)])
-    return np.bitwise_or.reduceat(rows, np.arange(0, width, TILE), axis=1)
+    if TILE != 8:
+        return np.bitwise_or.reduceat(rows, np.arange(0, width, TILE), axis=1)
+    padded = np.zeros((rows.shape[0], -(-width // 8) * 8), np.uint8)
+    padded[:, :width] = rows
+    return (padded.view(np.uint64) != 0).view(np.uint8)  # 8 px of a row in one word
 
 
 def disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
