@@ -60,3 +60,18 @@ def test_the_square_region_is_shrunk_whole_and_maps_points_to_their_block(at):
     rx, ry = (to_region @ [x, y, 1.0])[:2]
     peak = np.unravel_index(np.argmax(region), region.shape)
     assert abs(peak[1] - rx) <= 1 and abs(peak[0] - ry) <= 1
+
+
+def test_a_grid_filling_a_photo_under_the_large_size_is_shrunk_exactly_as_before():
+    """Ordinary photos keep their pixels: a 1500 px photo's 1450 px grid is shrunk to
+    exactly OVERSAMPLE px per square px (a fractional factor), as before whole factors."""
+    image = np.random.default_rng(2).integers(0, 256, (1500, 1500), dtype=np.uint8)
+    corners = np.array([[20, 20], [1470, 20], [1470, 1470], [20, 1470]], np.float32)
+    region, to_region = _grid_region(image, corners, SQUARE)
+    x0, y0, x1, y1 = 18, 18, 1473, 1473  # clamped_box: 2 px out, 3 past the far corner
+    scale = OVERSAMPLE * SQUARE / 1450
+    out_w, out_h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    assert region.shape == (out_h, out_w) and int(1 / scale) == 2
+    expected = cv2.resize(image[y0:y1, x0:x1], (out_w, out_h), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(region, expected)
+    assert to_region[0, 0] == out_w / (x1 - x0)
