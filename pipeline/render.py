@@ -43,7 +43,8 @@ def render(
     if image.ndim != 3:
         out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     else:
-        out = image if in_place and image.flags.c_contiguous else image.copy()
+        drawable = image.flags.c_contiguous and image.flags.writeable
+        out = image if in_place and drawable else image.copy()
     height, width = out.shape[:2]
     side = int(np.clip(grid_side(geometry.corners), CANVAS_MIN, CANVAS_MAX))
     planes = flat_planes(geometry, drawing, side)

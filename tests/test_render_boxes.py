@@ -129,3 +129,6 @@ def test_in_place_draws_on_the_photo_itself_what_a_copy_would_get():
     assert not view.flags.c_contiguous
     assert np.array_equal(render(view, geometry, drawing, in_place=True), copied)
     assert np.array_equal(view, before)
+    frozen = before.copy()
+    frozen.flags.writeable = False  # read-only: copied, never drawn on
+    assert np.array_equal(render(frozen, geometry, drawing, in_place=True), copied)
