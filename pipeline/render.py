@@ -29,6 +29,7 @@ REACH = 2  # px of the flat square around ink that a bilinear sample can still d
 SPARSE_FROM = 1_000_000  # px: a grid's box smaller than this is warped whole (the boxes
 # would not pay for their own finding; ordinary photos' grids are 0.1-0.5 million px)
 BOX_COST = 20_000  # px: the overhead of warping and blending one more box, in pixels warped
+MAX_BOXES = 400  # more groups of ink than this (a symbol or ring makes about one): warped whole
 NEAR_HORIZON = 1e-6  # a homogeneous weight under this: the square's map is too oblique to
 # bound; the whole box is warped instead
 UPRIGHT = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
@@ -108,6 +109,8 @@ def inked_boxes(
     marks = marks.reshape(grid_h + 1, grid_w + 1).cumsum(axis=0).cumsum(axis=1)
     touched = (marks[:grid_h, :grid_w] > 0).astype(np.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(touched, connectivity=8)
+    if count - 1 > MAX_BOXES:
+        return whole
     boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
     boxes = [(min(x0 * TILE, width), min(y0 * TILE, height), min(x1 * TILE, width),
               min(y1 * TILE, height)) for x0, y0, x1, y1 in disjoint(boxes)]
@@ -136,20 +139,19 @@ def disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int
     """The boxes (x0, y0, x1, y1, ends exclusive), those that overlap merged into the box
     around both, until none overlap."""
     merged = list(boxes)
-    done = False
-    while not done:
-        done = True
-        for i in range(len(merged)):
-            for j in range(i + 1, len(merged)):
-                a, b = merged[i], merged[j]
+    changed = True
+    while changed:  # a pass merges each box into the first it overlaps; rarely two passes
+        changed = False
+        kept: list[tuple[int, int, int, int]] = []
+        for b in merged:
+            for i, a in enumerate(kept):
                 if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    merged[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]),
-                                 max(a[3], b[3]))
-                    del merged[j]
-                    done = False
+                    kept[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    changed = True
                     break
-            if not done:
-                break
+            else:
+                kept.append(b)
+        merged = kept
     return merged
 
 

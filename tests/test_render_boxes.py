@@ -132,3 +132,9 @@ def test_in_place_draws_on_the_photo_itself_what_a_copy_would_get():
     frozen = before.copy()
     frozen.flags.writeable = False  # read-only: copied, never drawn on
     assert np.array_equal(render(frozen, geometry, drawing, in_place=True), copied)
+
+
+def test_a_plane_of_scattered_dots_is_warped_whole_rather_than_in_a_thousand_boxes():
+    plane = np.zeros((1200, 1200), np.uint8)
+    plane[::24, ::24] = 255  # 2,500 dots apart from each other
+    assert inked_boxes(plane, np.eye(3), (1200, 1200)) == [(0, 0, 1200, 1200)]
