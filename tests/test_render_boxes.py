@@ -134,7 +134,9 @@ def test_in_place_draws_on_the_photo_itself_what_a_copy_would_get():
     assert np.array_equal(render(frozen, geometry, drawing, in_place=True), copied)
 
 
-def test_a_plane_of_scattered_dots_is_warped_whole_rather_than_in_a_thousand_boxes():
+def test_a_plane_of_scattered_dots_is_warped_whole_rather_than_in_hundreds_of_boxes():
     plane = np.zeros((1200, 1200), np.uint8)
-    plane[::24, ::24] = 255  # 2,500 dots apart from each other
-    assert inked_boxes(plane, np.eye(3), (1200, 1200)) == [(0, 0, 1200, 1200)]
+    plane[::48, ::48] = 255  # 625 dots apart from each other, each a box of its own ...
+    eight = np.diag([8.0, 8.0, 1.0])  # ... that alone would cost less than the whole
+    assert inked_boxes(plane, eight, (9600, 9600)) == [(0, 0, 9600, 9600)]
+    assert len(inked_boxes(plane[:480, :480], eight, (9600, 9600))) == 100
