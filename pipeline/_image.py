@@ -16,9 +16,9 @@ LOW_SPAN = 70  # a grey span under this is stretched: the lowest among the train
 TYPICAL_SPAN = 110  # median 1st-99th percentile span of the training photos' grey levels
 SPAN_QUANTILES = (0.01, 0.99)  # a photo's grey span: between these quantiles of its levels
 TYPICAL_LOW = 60  # ... and their median 1st percentile: a stretched photo looks like that
-LARGE = 1600  # px: a photo at least this long (12 MP ones: twice WORK_SIDE) is shrunk by whole
-# factors, OpenCV's fast path (a fractional factor costs ~5x more); smaller ones to the size
-# asked for exactly
+LARGE = 1600  # px: a photo at least this long (12 MP ones: twice WORK_SIDE) is shrunk by
+# halving, OpenCV's fast path (a fractional factor costs 5-20x more); smaller ones to the
+# size asked for exactly
 BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
 
 
@@ -36,21 +36,29 @@ def to_grey(image: np.ndarray) -> np.ndarray:
 def downscale(grey: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
     """Shrink so the longest side is about `side`; returns the copy and the scale back up.
 
-    A LARGE photo (and at least twice `side`) is shrunk by a whole factor, to between
-    `side` and 1.5 `side`: each pixel the mean of factor x factor; the far edge's last few
-    pixels are left out. A smaller one is shrunk to exactly `side`."""
+    A LARGE photo (and at least twice `side`) is halved (`halved`) as often as it stays
+    `side` long or longer: to between `side` and twice `side`. A smaller one is shrunk to
+    exactly `side`."""
     longest = max(grey.shape[:2])
     if longest <= side:
         return grey, 1.0
     h, w = grey.shape[:2]
     if longest >= max(LARGE, 2 * side):
-        factor = longest // side
-        small = cv2.resize(grey[: h // factor * factor, : w // factor * factor],
-                           (w // factor, h // factor), interpolation=cv2.INTER_AREA)
-        return small, float(factor)
+        times = (longest // side).bit_length() - 1
+        return halved(grey, times), float(2**times)
     scale = side / longest
     small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     return small, longest / max(small.shape[:2])
+
+
+def halved(grey: np.ndarray, times: int) -> np.ndarray:
+    """`grey` shrunk by half `times` times, each pixel the mean of 2 x 2 (rounded): OpenCV's
+    fastest INTER_AREA path, 4-8x quicker than other whole factors. An odd last row or
+    column is left out at each step, so pixel i covers pixels 2**times i onwards exactly."""
+    for _ in range(times):
+        h, w = grey.shape[0] // 2, grey.shape[1] // 2
+        grey = cv2.resize(grey[: 2 * h, : 2 * w], (w, h), interpolation=cv2.INTER_AREA)
+    return grey
 
 
 def stretched(grey: np.ndarray) -> np.ndarray:
