@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ._image import LARGE, clamped_box, halved, to_grey
+from ._image import LARGE, clamped_box, shrunk, to_grey
 from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
 from ._stats import quantile, quantiles
 from .products import Geometry, Outline, Square
@@ -73,9 +73,9 @@ def _grid_region(
 
     Only the region is converted to grey (3x less to warp than colour). warpPerspective
     samples bilinearly, which aliases thin strokes when a 12 MP photo is shrunk ~8x;
-    pre-shrinking with INTER_AREA keeps them. In a LARGE photo it is halved (`halved`:
-    OpenCV's fastest path) as often as that leaves OVERSAMPLE px or more per square px; in
-    a smaller one it is shrunk to exactly OVERSAMPLE px per square px. The
+    pre-shrinking with INTER_AREA keeps them. In a LARGE photo it is shrunk by the largest
+    whole factor that leaves OVERSAMPLE px or more per square px (`shrunk`: OpenCV's fast
+    paths); in a smaller one to exactly OVERSAMPLE px per square px. The
     region reaches the image's edge wherever the grid does, so the warp's replicated
     border is the image's own.
     """
@@ -86,11 +86,10 @@ def _grid_region(
     scale = OVERSAMPLE * size / max(side, 1.0)
     sx = sy = 1.0
     if scale < PRESHRINK and x1 - x0 >= 4 and y1 - y0 >= 4:
-        if max(h, w) >= LARGE:  # halved, still OVERSAMPLE px or more per square px
-            times = int(1.0 / scale).bit_length() - 1
-            factor = 2**times
+        if max(h, w) >= LARGE:
+            factor = int(1.0 / scale)  # whole px a side per pixel, still OVERSAMPLE or more
             sx = sy = 1.0 / factor
-            region = halved(region, times)
+            region = shrunk(region, factor)
         else:
             out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
             sx, sy = out_w / region.shape[1], out_h / region.shape[0]

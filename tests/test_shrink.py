@@ -1,4 +1,4 @@
-"""Large photos are shrunk by halving (the grid stage's working copy, the square's
+"""Large photos are shrunk by whole factors (the grid stage's working copy, the square's
 pre-shrunk region): each pixel the mean of a block, and the maps back stay exact."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._image import WORK_SIDE, downscale, halved
+from pipeline._image import WORK_SIDE, downscale, shrunk
 from pipeline.square import OVERSAMPLE, SQUARE, _grid_region
 
 
@@ -17,21 +17,31 @@ def block_means(image: np.ndarray, factor: int) -> np.ndarray:
     return blocks.mean(axis=(1, 3))
 
 
-@pytest.mark.parametrize("shape", [(9, 13), (64, 64), (101, 57)])
-def test_halving_takes_the_rounded_mean_of_each_2x2_block(shape):
+@pytest.mark.parametrize("shape", [(9, 13), (64, 64), (101, 57), (37, 50)])
+@pytest.mark.parametrize("factor", [2, 3, 5])
+def test_a_whole_factor_takes_the_rounded_mean_of_each_block(shape, factor):
     grey = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
-    half = halved(grey, 1)
-    assert half.shape == (shape[0] // 2, shape[1] // 2)
-    assert np.array_equal(half, np.floor(block_means(grey, 2) + 0.5).astype(np.uint8))
-    assert np.array_equal(halved(grey, 2), halved(half, 1))
-    assert halved(grey, 0) is grey
+    small = shrunk(grey, factor)
+    assert small.shape == (shape[0] // factor, shape[1] // factor)
+    assert np.abs(small - block_means(grey, factor)).max() <= 0.5 + 1e-9
 
 
-def test_a_12_mp_photo_is_halved_twice_to_about_block_means():
+@pytest.mark.parametrize("factor", [4, 6, 8])
+def test_an_even_factor_is_halved_first_and_stays_within_the_roundings(factor):
+    grey = np.random.default_rng(factor).integers(0, 256, (101, 203), dtype=np.uint8)
+    small = shrunk(grey, factor)
+    assert small.shape == (101 // factor, 203 // factor)
+    assert np.array_equal(small, shrunk(shrunk(grey, 2), factor // 2))
+    steps = 1 + (factor // 2 > 1) + (factor == 8)  # each step rounds by half a level at most
+    assert np.abs(small - block_means(grey, factor)).max() <= 0.5 * steps + 1e-9
+    assert shrunk(grey, 1) is grey
+
+
+def test_a_12_mp_photo_is_shrunk_by_four_to_about_block_means():
     grey = np.random.default_rng(0).integers(0, 256, (2448, 3266), dtype=np.uint8)
     small, scale = downscale(grey)
     assert scale == 4.0 and small.shape == (612, 816)
-    assert np.abs(small - block_means(grey, 4)).max() <= 1.0 + 1e-9  # two roundings
+    assert np.abs(small - block_means(grey, 4)).max() <= 1.0 + 1e-9  # halved twice
 
 
 @pytest.mark.parametrize(("shape", "expected"), [((960, 1280), (600, 800)),
@@ -48,10 +58,10 @@ def test_photos_under_twice_the_working_side_are_shrunk_to_it_as_before(shape, e
 
 
 @pytest.mark.parametrize("longest", [1600, 2399, 2400, 3264, 4000])
-def test_the_working_copy_stays_between_the_side_and_twice_it(longest):
+def test_the_working_copy_stays_between_the_side_and_half_again(longest):
     small, scale = downscale(np.zeros((longest * 3 // 4, longest), np.uint8))
-    assert WORK_SIDE <= max(small.shape) < 2 * WORK_SIDE
-    assert scale in (2.0, 4.0, 8.0)
+    assert WORK_SIDE <= max(small.shape) < 1.5 * WORK_SIDE
+    assert scale == int(scale) >= 2
     assert max(small.shape) == longest // int(scale)
 
 
@@ -65,7 +75,7 @@ def test_the_square_region_is_shrunk_whole_and_maps_points_to_their_block(at):
     corners = np.array([[1003, 1001], [3050, 1001], [3050, 3050], [1003, 3050]], np.float32)
     region, to_region = _grid_region(image, corners, SQUARE)
     side = 3050 - 1003
-    factor = 2 ** (int(side / (OVERSAMPLE * SQUARE)).bit_length() - 1)  # 3.8 -> 2
+    factor = int(side / (OVERSAMPLE * SQUARE))  # 3.8 -> 3
     assert factor >= 2 and to_region[0, 0] == to_region[1, 1] == 1 / factor
     assert side / factor >= OVERSAMPLE * SQUARE
     assert region.shape[1] * factor <= image.shape[1] - 1001 + 3
