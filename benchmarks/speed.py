@@ -10,7 +10,16 @@ CPU time instead of the wall clock: on a shared machine, time spent waiting for 
 then not counted (one thread: the two agree on a free machine).
 """
 
+# ruff: noqa: E402 (the BLAS setting must come before numpy is imported)
 from __future__ import annotations
+
+import os
+
+# One BLAS thread, as the pipeline runs (pipeline/__init__.py sets it, but only when it is
+# imported before numpy): OpenBLAS's pool spins on a shared machine, and `--clock cpu`
+# then counts the spinning (recognize and entries took 10x longer under load).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 import argparse
 import os
@@ -92,7 +101,7 @@ def stage_times(path: Path, clock_now: Clock = time.perf_counter) -> dict[str, f
         return times
     advise(solved.board, solved.solution, reading.size, solved.entries)
     lap("grade")
-    annotated = render(photo.pixels, reading.geometry, drawing(solved, reading))
+    annotated = render(photo.pixels, reading.geometry, drawing(solved, reading), in_place=True)
     lap("render")
     encode(annotated, path.suffix, photo.header)
     lap("encode")

@@ -16,6 +16,9 @@ LOW_SPAN = 70  # a grey span under this is stretched: the lowest among the train
 TYPICAL_SPAN = 110  # median 1st-99th percentile span of the training photos' grey levels
 SPAN_QUANTILES = (0.01, 0.99)  # a photo's grey span: between these quantiles of its levels
 TYPICAL_LOW = 60  # ... and their median 1st percentile: a stretched photo looks like that
+LARGE = 1600  # px: a photo at least this long (12 MP ones: twice WORK_SIDE) is shrunk by
+# whole factors, OpenCV's fast paths (a fractional factor costs 2-10x more); smaller ones to
+# the size asked for exactly
 BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
 
 
@@ -31,19 +34,34 @@ def to_grey(image: np.ndarray) -> np.ndarray:
 
 
 def downscale(grey: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, float]:
-    """Shrink so the longest side is about `side`; returns the copy and the scale back up."""
+    """Shrink so the longest side is about `side`; returns the copy and the scale back up.
+
+    A LARGE photo (and at least twice `side`) is shrunk by a whole factor (`shrunk`), to
+    between `side` and 1.5 `side`. A smaller one is shrunk to exactly `side`."""
     longest = max(grey.shape[:2])
     if longest <= side:
         return grey, 1.0
-    step = 1
-    while longest // (2 * step) >= 2 * side:  # cheap pre-decimation for 12 MP photos
-        step *= 2
-    if step > 1:
-        grey = grey[::step, ::step]
-    scale = side / max(grey.shape[:2])
     h, w = grey.shape[:2]
+    if longest >= max(LARGE, 2 * side):
+        factor = longest // side
+        return shrunk(grey, factor), float(factor)
+    scale = side / longest
     small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     return small, longest / max(small.shape[:2])
+
+
+def shrunk(grey: np.ndarray, factor: int) -> np.ndarray:
+    """`grey` shrunk by the whole `factor`, each pixel the mean of factor x factor pixels
+    (rounded): halved while the factor is even (OpenCV's fastest INTER_AREA path, 4-8x
+    quicker than its other whole factors), the rest in one step. The far edge's last rows
+    and columns (fewer than `factor`) are left out, so pixel i covers pixels factor i to
+    factor (i + 1) exactly."""
+    while factor > 1:
+        step = 2 if factor % 2 == 0 else factor
+        h, w = grey.shape[0] // step, grey.shape[1] // step
+        grey = cv2.resize(grey[: step * h, : step * w], (w, h), interpolation=cv2.INTER_AREA)
+        factor //= step
+    return grey
 
 
 def stretched(grey: np.ndarray) -> np.ndarray:

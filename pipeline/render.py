@@ -4,8 +4,11 @@ Symbols are drawn upright on a flat square the size the grid has in the photo, i
 of the photo's own print (its height, stroke width and placement in the cell, measured by
 the cells stage), then that square is warped back through the inverse of the grid's
 homography, so each symbol is sized and slanted with its cell as if printed on the paper.
-Only the pixels under a drawn symbol are touched. The result is turned upright (the way
-the digits read), so it displays the right way up whatever the photo's EXIF tag said.
+Only the pixels under a drawn symbol are touched, and only the boxes of the photo that a
+drawn symbol can reach are warped at all (`inked_boxes`): on a 12 MP photo the grid's
+whole box is some 4 million pixels, its symbols a fraction of that. The result is turned
+upright (the way the digits read), so it displays the right way up whatever the photo's
+EXIF tag said.
 """
 
 from __future__ import annotations
@@ -19,12 +22,30 @@ from .products import Drawing, Geometry
 
 CANVAS_MAX = 1600  # px: the flat square never needs more than this
 CANVAS_MIN = 64  # px: nor less than this
+TILE = 8  # px: the flat square's ink, and the photo's boxes to warp, are found in tiles this
+# size (small enough to leave out the paper between symbols, large enough to be few)
+REACH = 2  # px of the flat square around ink that a bilinear sample can still draw from
+# (one pixel, plus OpenCV's 1/32 px rounding of sample positions, with room to spare)
+SPARSE_FROM = 1_000_000  # px: a grid's box smaller than this is warped whole (the boxes
+# would not pay for their own finding; ordinary photos' grids are 0.1-0.5 million px)
+BOX_COST = 20_000  # px: the overhead of warping and blending one more box, in pixels warped
+MAX_BOXES = 400  # more groups of ink than this (a symbol or ring makes about one): warped whole
+NEAR_HORIZON = 1e-6  # a homogeneous weight under this: the square's map is too oblique to
+# bound; the whole box is warped instead
 UPRIGHT = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
 
 
-def render(image: np.ndarray, geometry: Geometry, drawing: Drawing) -> np.ndarray:
-    """A copy of the photo with the drawing's symbols and rings, turned upright."""
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+def render(
+    image: np.ndarray, geometry: Geometry, drawing: Drawing, *, in_place: bool = False
+) -> np.ndarray:
+    """A copy of the photo with the drawing's symbols and rings, turned upright; with
+    `in_place`, a colour photo is drawn on itself rather than copied first (for a photo
+    decoded only for this: copying 12 MP costs several ms)."""
+    if image.ndim != 3:
+        out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    else:
+        drawable = image.flags.c_contiguous and image.flags.writeable
+        out = image if in_place and drawable else image.copy()
     height, width = out.shape[:2]
     side = int(np.clip(grid_side(geometry.corners), CANVAS_MIN, CANVAS_MAX))
     planes = flat_planes(geometry, drawing, side)
@@ -33,10 +54,105 @@ def render(image: np.ndarray, geometry: Geometry, drawing: Drawing) -> np.ndarra
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
     flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
     for plane, colour in planes:
-        alpha = cv2.warpPerspective(plane, flat_to_roi, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
-        blend(out, alpha, colour, (x0, y0))
+        boxes = inked_boxes(plane, flat_to_roi, (x1 - x0, y1 - y0))
+        for bx0, by0, bx1, by1 in boxes:
+            to_box = _shift(-bx0, -by0) @ flat_to_roi  # the box's own origin
+            alpha = cv2.warpPerspective(plane, to_box, (bx1 - bx0, by1 - by0),
+                                        flags=cv2.INTER_LINEAR)
+            blend(out, alpha, colour, (x0 + bx0, y0 + by0))
     turn = UPRIGHT.get(geometry.turns % 4)  # np.rot90's turns (counter-clockwise), in one pass
     return out if turn is None else cv2.rotate(out, turn)
+
+
+def _shift(x: float, y: float) -> np.ndarray:
+    """The 3x3 translation by (x, y)."""
+    return np.array([[1, 0, x], [0, 1, y], [0, 0, 1]], np.float64)
+
+
+def inked_boxes(
+    plane: np.ndarray, flat_to_box: np.ndarray, size: tuple[int, int]
+) -> list[tuple[int, int, int, int]]:
+    """Disjoint boxes (x0, y0, x1, y1) of a width x height box of the photo, outside which
+    the flat `plane` warped there by `flat_to_box` is zero (its pixels all sample paper):
+    the flat square's inked TILEs, grown by REACH, mapped into the box, gathered on a grid
+    of TILEs there, each group of touching tiles one box (boxes that overlap merged).
+    The whole box when it is small (SPARSE_FROM), when the boxes would cost about as much
+    (BOX_COST) or when the map is too oblique to bound; none when the plane is blank."""
+    width, height = size
+    whole = [(0, 0, width, height)]
+    if width * height < SPARSE_FROM:
+        return whole
+    r, c = np.nonzero(tile_ink(plane))
+    if r.size == 0:
+        return []
+    lo_x, lo_y = c * TILE - REACH, r * TILE - REACH
+    hi_x, hi_y = (c + 1) * TILE + REACH, (r + 1) * TILE + REACH
+    xs = np.concatenate([lo_x, hi_x, hi_x, lo_x]).astype(np.float64)
+    ys = np.concatenate([lo_y, lo_y, hi_y, hi_y]).astype(np.float64)
+    mapped = flat_to_box @ np.vstack([xs, ys, np.ones_like(xs)])
+    if not (mapped[2] > NEAR_HORIZON).all():
+        return whole
+    px, py = (mapped[:2] / mapped[2]).reshape(2, 4, -1)
+    if not (np.isfinite(px).all() and np.isfinite(py).all()):
+        return whole
+    grid_w, grid_h = -(-width // TILE), -(-height // TILE)
+    tx0 = np.clip(np.floor(px.min(axis=0)) // TILE, 0, grid_w).astype(int)
+    ty0 = np.clip(np.floor(py.min(axis=0)) // TILE, 0, grid_h).astype(int)
+    tx1 = np.clip(np.ceil(px.max(axis=0)) // TILE + 1, 0, grid_w).astype(int)
+    ty1 = np.clip(np.ceil(py.max(axis=0)) // TILE + 1, 0, grid_h).astype(int)
+    cells = (grid_h + 1) * (grid_w + 1)  # each box's corners, +1/-1, in a summed-area table
+
+    def corner(ty: np.ndarray, tx: np.ndarray) -> np.ndarray:
+        return np.bincount(ty * (grid_w + 1) + tx, minlength=cells)
+
+    marks = corner(ty0, tx0) - corner(ty0, tx1) - corner(ty1, tx0) + corner(ty1, tx1)
+    marks = marks.reshape(grid_h + 1, grid_w + 1).cumsum(axis=0).cumsum(axis=1)
+    touched = (marks[:grid_h, :grid_w] > 0).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(touched, connectivity=8)
+    if count - 1 > MAX_BOXES:
+        return whole
+    boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _ in stats[1:count]]
+    boxes = [(min(x0 * TILE, width), min(y0 * TILE, height), min(x1 * TILE, width),
+              min(y1 * TILE, height)) for x0, y0, x1, y1 in disjoint(boxes)]
+    cost = sum((x1 - x0) * (y1 - y0) + BOX_COST for x0, y0, x1, y1 in boxes)
+    return boxes if cost < width * height else whole
+
+
+def tile_ink(plane: np.ndarray) -> np.ndarray:
+    """(rows, cols) uint8: non-zero where a TILE x TILE tile of the uint8 `plane` holds a
+    non-zero pixel (the last row and column of tiles may be smaller). Rows are folded
+    first with a bitwise or (a blank tile stays 0, an inked one does not), then each
+    tile's 8 bytes of what is left are read as one 64-bit word."""
+    height, width = plane.shape
+    whole = height // TILE * TILE
+    rows = np.bitwise_or.reduce(plane[:whole].reshape(-1, TILE, width), axis=1)
+    if whole < height:
+        rows = np.vstack([rows, np.bitwise_or.reduce(plane[whole:], axis=0, keepdims=True)])
+    if TILE != 8:
+        return np.bitwise_or.reduceat(rows, np.arange(0, width, TILE), axis=1)
+    padded = np.zeros((rows.shape[0], -(-width // 8) * 8), np.uint8)
+    padded[:, :width] = rows
+    return (padded.view(np.uint64) != 0).view(np.uint8)  # 8 px of a row in one word
+
+
+def disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1, ends exclusive), those that overlap merged into the box
+    around both, until none overlap."""
+    merged = list(boxes)
+    changed = True
+    while changed:  # a pass merges each box into the first it overlaps; rarely two passes
+        changed = False
+        kept: list[tuple[int, int, int, int]] = []
+        for b in merged:
+            for i, a in enumerate(kept):
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    kept[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    changed = True
+                    break
+            else:
+                kept.append(b)
+        merged = kept
+    return merged
 
 
 def grid_side(corners: np.ndarray) -> float:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ._image import clamped_box, to_grey
+from ._image import LARGE, clamped_box, shrunk, to_grey
 from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
 from ._stats import quantile, quantiles
 from .products import Geometry, Outline, Square
@@ -73,8 +73,11 @@ def _grid_region(
 
     Only the region is converted to grey (3x less to warp than colour). warpPerspective
     samples bilinearly, which aliases thin strokes when a 12 MP photo is shrunk ~8x;
-    pre-shrinking with INTER_AREA keeps them. The region reaches the image's edge wherever
-    the grid does, so the warp's replicated border is the image's own.
+    pre-shrinking with INTER_AREA keeps them. In a LARGE photo it is shrunk by the largest
+    whole factor that leaves OVERSAMPLE px or more per square px (`shrunk`: OpenCV's fast
+    paths); in a smaller one to exactly OVERSAMPLE px per square px. The
+    region reaches the image's edge wherever the grid does, so the warp's replicated
+    border is the image's own.
     """
     h, w = image.shape[:2]
     x0, y0, x1, y1 = clamped_box(corners, w, h)
@@ -83,9 +86,14 @@ def _grid_region(
     scale = OVERSAMPLE * size / max(side, 1.0)
     sx = sy = 1.0
     if scale < PRESHRINK and x1 - x0 >= 4 and y1 - y0 >= 4:
-        out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
-        region = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA)
-        sx, sy = out_w / (x1 - x0), out_h / (y1 - y0)
+        if max(h, w) >= LARGE:
+            factor = int(1.0 / scale)  # whole px a side per pixel, still OVERSAMPLE or more
+            sx = sy = 1.0 / factor
+            region = shrunk(region, factor)
+        else:
+            out_w, out_h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
+            sx, sy = out_w / region.shape[1], out_h / region.shape[0]
+            region = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA)
     to_region = np.array([[sx, 0, -x0 * sx], [0, sy, -y0 * sy], [0, 0, 1]], np.float64)
     return region, to_region
 

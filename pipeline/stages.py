@@ -138,7 +138,9 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     if solved.status != "solved":
         return Result(record, None, photo.header)
     shown = drawing(solved, reading, settings.check, advice.hint)
-    return Result(record, render(photo.pixels, reading.geometry, shown), photo.header)
+    ours = not isinstance(source, np.ndarray)  # decoded here: drawn on, never seen again
+    annotated = render(photo.pixels, reading.geometry, shown, in_place=ours)
+    return Result(record, annotated, photo.header)
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
