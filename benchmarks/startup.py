@@ -4,8 +4,8 @@
 
 The floor is a process that starts Python, imports OpenCV and NumPy, decodes the photo and
 encodes it again as a JPEG file, which any program that answers with an annotated photo must
-do; it runs with the BLAS threads the command sets itself (pipeline._entry.BLAS_THREADS),
-which make importing NumPy a little quicker. Both are timed from outside as whole processes
+do; it runs with the one BLAS thread the command asks for (pipeline.ONE_THREAD), which
+makes importing NumPy a little quicker. Both are timed from outside as whole processes
 (start-up, imports, model, writing the file), in turn (floor, command, floor, command, ...)
 so machine load hits both alike; the ratio is the median of the ratios of each pair.
 `snapsolve --help` and `--version` are timed in the same rounds. Python may write bytecode
@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline._entry import BLAS_THREADS
+from pipeline import ONE_THREAD
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTO = ROOT / "sample_images" / "newspaper-960x1280.jpg"
@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
             "version": [*command, "--version"],
         }
         envs = {name: env for name in cmds}
-        envs["floor"] = {**BLAS_THREADS, **env}  # the BLAS threads the command asks for
+        envs["floor"] = {**ONE_THREAD, **env}  # the BLAS threads the command runs with
         for name, cmd in cmds.items():  # one warm-up each: the files are in the page cache
             seconds(cmd, envs[name])
         for _ in range(args.runs):

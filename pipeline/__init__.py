@@ -16,8 +16,9 @@ each, unless the environment says otherwise.
 
 import os
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+ONE_THREAD = {var: "1" for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+for _var, _value in ONE_THREAD.items():
+    os.environ.setdefault(_var, _value)
 
 __all__ = [
     "ExitCode",

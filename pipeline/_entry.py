@@ -18,16 +18,12 @@ VERSION_FLAGS = (["--version"],)  # argument lists answered here, as cli.py answ
 HELP_FLAGS = (["--help"], ["-h"])
 HELP_WIDTH = 80  # columns from which typer's help text no longer changes (click's max)
 HELP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "help.txt")
-BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}  # NumPy's BLAS on one thread in the command:
-# the CNNs' products are small (a few ms), so a second thread only adds waking it, and a
-# batch's workers are the parallelism (docs/benchmarks.md); set it yourself to override
 
 
 def main() -> None:
     """Print the version for `--version`, the help for `--help`; run the command for
     anything else."""
     args = sys.argv[1:]
-    one_blas_thread()
     if args in VERSION_FLAGS:
         from ._version import __version__
 
@@ -45,13 +41,6 @@ def main() -> None:
     from .cli import main as run
 
     run()
-
-
-def one_blas_thread() -> None:
-    """Ask NumPy's BLAS for BLAS_THREADS, unless the user has: read when NumPy is first
-    imported, so this must come before that (and reaches worker processes too)."""
-    for name, value in BLAS_THREADS.items():
-        os.environ.setdefault(name, value)
 
 
 def terminal_columns() -> int:

@@ -226,9 +226,6 @@ def _puzzles(
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: runs the command and exits with its documented code
     (click's own usage errors would exit with 2, which here means 'not solved')."""
-    from ._entry import one_blas_thread
-
-    one_blas_thread()
     try:
         args = _all_with_default(sys.argv[1:] if argv is None else list(argv))
         code = app(args=args, prog_name="snapsolve", standalone_mode=False)

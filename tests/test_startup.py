@@ -197,13 +197,3 @@ def test_a_photo_command_through_the_console_script_loads_no_typer(tmp_path):
     assert '"status": "solved"' in text
     assert "pipeline.stages" in loaded and not loaded & {"typer", "click"}
 
-
-def test_the_command_runs_blas_on_one_thread_unless_told_otherwise(monkeypatch):
-    from pipeline._entry import one_blas_thread
-
-    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
-    one_blas_thread()
-    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
-    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
-    one_blas_thread()
-    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
