@@ -190,3 +190,32 @@ def test_a_faint_glyph_in_pieces_is_never_sure():
     speck[2, 2] = 0.8  # a stray pixel beside a digit does not split it
     np.testing.assert_array_equal(one_piece(np.stack([whole, dots, speck])), [True, False, True])
     assert not one_piece(np.zeros((1, 28, 28), np.float32))[0]
+
+
+class _OneWay(_Counting):
+    """Reads the first `sure` glyphs as a 7 with near certainty and the rest as nothing much
+    (a grid filled in by hand: print read surely, handwriting not)."""
+
+    def __init__(self, sure: int):
+        super().__init__()
+        self.count = sure
+
+    def read(self, glyphs):
+        self.glyphs += len(glyphs)
+        probs = np.full((len(glyphs), 9), 0.7 / 8, np.float32)
+        probs[:, 0] = 0.3
+        probs[: self.count] = 1e-4
+        probs[: self.count, 6] = 1 - 8e-4
+        return probs
+
+
+@pytest.mark.parametrize("sure, settled", [(5, True), (4, False)])
+def test_enough_sure_sevens_settle_the_turn_of_a_grid_of_handwriting(monkeypatch, sure, settled):
+    import pipeline._orientation as orientation
+
+    judge = _OneWay(sure)
+    monkeypatch.setattr(orientation, "builtin", lambda: judge)
+    glyphs = np.zeros((20, 28, 28), np.float32)
+    turns, digits = orientation.orient(glyphs, np.ones(20, bool), np.ones(20), judge, 6)
+    assert (judge.glyphs == 20) is settled and len(digits) == 20
+    assert not settled or turns == 3
