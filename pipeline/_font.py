@@ -62,8 +62,9 @@ def best_matches(images: np.ndarray, digits: np.ndarray, templates: np.ndarray,
     if not len(models) or not len(cells):
         return best
     flat = unit_rows(images[cells])
-    shifted = (unit_rows(np.roll(images[models], (dy, dx), axis=(1, 2)))
-               for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1))
+    units = unit_rows(images[models]).reshape(images[models].shape)  # a shift (a roll) only
+    shifted = (np.roll(units, (dy, dx), axis=(1, 2)).reshape(len(models), -1)  # permutes
+               for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1))  # pixels
     similar = np.max([flat @ rows.T for rows in shifted], axis=0)  # (cells, models)
     same = (digits[cells, None] == digits[None, models]) & (cells[:, None] != models[None, :])
     found = same.any(axis=1)
