@@ -197,3 +197,10 @@ def test_a_photo_command_through_the_console_script_loads_no_typer(tmp_path):
     assert '"status": "solved"' in text
     assert "pipeline.stages" in loaded and not loaded & {"typer", "click"}
 
+
+
+def test_the_plain_reader_knows_every_subcommand():
+    from pipeline._photo_command import SUBCOMMANDS
+
+    group = typer.main.get_command(app)
+    assert set(SUBCOMMANDS) == set(group.commands) - {DefaultCommandGroup.default_command}
