@@ -1,0 +1,40 @@
+"""Givens the puzzle does not need: handwriting read as print adds a given the puzzle can
+do without, while a printed given is often needed.
+
+`redundancy_odds` turns that into evidence for the ink classifier's printed-or-pen split
+of the cells read as givens that it doubts: with the board as read uniquely solvable, a
+doubted given whose removal leaves it so is redundant, which every handwritten digit read
+as a given is (the puzzle is unique without it) and only ODDS of printed givens are.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._boards import outcome_of
+
+DOUBTED = 0.95  # a given read less surely printed than this is weighed (surer ones would
+# barely move, and each weighing costs a solve)
+ODDS = 0.41  # printed : pen likelihood ratio of a redundant given: the share of printed
+# givens the training part's puzzles can do without (1394 of 3397; docs/benchmarks.md),
+# against 1 for handwriting
+SEARCH_NODES = 20_000  # a board that takes longer to settle says nothing
+
+
+def redundancy_odds(board: str, printed: np.ndarray) -> np.ndarray:
+    """(cells,) likelihood ratio printed : pen per cell of canonical `board` (the givens as
+    read; `printed`: each cell's P(printed)): ODDS for a doubted given the board can do
+    without, 1 elsewhere, and everywhere when the board is not uniquely solvable."""
+    odds = np.ones(len(board))
+    doubted = [c for c, ch in enumerate(board) if ch != "0" and printed[c] < DOUBTED]
+    if not doubted or not unique(board):
+        return odds
+    for cell in doubted:
+        if unique(board[:cell] + "0" + board[cell + 1 :]):
+            odds[cell] = ODDS
+    return odds
+
+
+def unique(board: str) -> bool:
+    """Whether the board has exactly one solution (found within SEARCH_NODES)."""
+    return outcome_of(board, limit=2, max_nodes=SEARCH_NODES).status == "solved"
