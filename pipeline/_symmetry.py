@@ -20,6 +20,8 @@ MOST_BROKEN = 2  # known pairs that may disagree in a symmetric puzzle (confiden
 # the training part's asymmetric puzzles disagree in 11 or more
 LEAST_EACH = 4  # known pairs needed of each kind (both printed, both not): a board read as
 # all print (or none) is symmetric without telling anything
+INKED = 0.01  # only cells at most this likely empty are weighed: the pattern tells print from
+# pen, not ink from none (candidate notes and struck digits are left to the classifier)
 ODDS = 20.0  # printed : pen likelihood ratio for a doubted cell whose opposite is surely
 # printed (its inverse when surely not): a symmetric puzzle never breaks the pattern, so
 # what is left is the opposite cell's own misreading
@@ -40,10 +42,11 @@ def symmetric(printed: np.ndarray) -> bool:
             and min(both, neither) >= LEAST_EACH)
 
 
-def symmetry_odds(printed: np.ndarray) -> np.ndarray:
+def symmetry_odds(printed: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
     """(cells,) likelihood ratio printed : pen per cell from its opposite cell: ODDS when
-    the opposite is surely printed, 1 / ODDS when surely not, 1 where it is unsure, for
-    the centre, and for every cell when the puzzle is not symmetric."""
+    the opposite is surely printed, 1 / ODDS when surely not; 1 where it is unsure, for
+    the centre, for cells more than INKED likely `empty` (P(empty) per cell; none when
+    not given), and for every cell when the puzzle is not symmetric."""
     odds = np.ones(len(printed))
     if not symmetric(printed):
         return odds
@@ -51,4 +54,6 @@ def symmetry_odds(printed: np.ndarray) -> np.ndarray:
     odds[opposite >= SURE] = ODDS
     odds[opposite <= 1 - SURE] = 1 / ODDS
     odds[len(printed) // 2] = 1.0
+    if empty is not None:
+        odds[empty > INKED] = 1.0
     return odds

@@ -77,7 +77,8 @@ def read_entries(
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,
                      classes[:, Ink.EMPTY])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
-    classes = reweighed(classes, symmetry_odds(classes[:, Ink.PRINTED]), Ink.PRINTED, Ink.PEN)
+    odds = symmetry_odds(classes[:, Ink.PRINTED], classes[:, Ink.EMPTY])
+    classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     givens = split_reading(reading, classes, digits).board
     odds = redundancy_odds(givens, classes[:, Ink.PRINTED])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)

@@ -54,3 +54,14 @@ def test_unsure_cells_do_not_judge_the_pattern():
     printed = printed_of(PUZZLE)
     printed[:60] = 0.5  # most cells unsure: too few known pairs
     assert not symmetric(printed)
+
+
+def test_a_cell_perhaps_empty_is_left_to_the_classifier():
+    """Candidate notes or a struck digit: the pattern says print or pen, not ink or none."""
+    pen_cell = PUZZLE.index("0")
+    printed = printed_of(PUZZLE, {pen_cell: 0.5})
+    empty = np.zeros(81)
+    empty[pen_cell] = 0.2
+    assert symmetry_odds(printed, empty)[pen_cell] == 1.0
+    empty[pen_cell] = 0.0
+    assert symmetry_odds(printed, empty)[pen_cell] == 1 / ODDS
