@@ -21,17 +21,25 @@ ODDS = 0.41  # printed : pen likelihood ratio of a redundant given: the share of
 SEARCH_NODES = 20_000  # a board that takes longer to settle says nothing
 
 
-def redundancy_odds(board: str, printed: np.ndarray) -> np.ndarray:
+def redundancy_odds(board: str, printed: np.ndarray, pen: np.ndarray) -> np.ndarray:
     """(cells,) likelihood ratio printed : pen per cell of canonical `board` (the givens as
-    read; `printed`: each cell's P(printed)): ODDS for a doubted given the board can do
-    without, 1 elsewhere, and everywhere when the board is not uniquely solvable."""
+    read; `printed`, `pen`: each cell's P(printed), P(pen)): ODDS for a doubted given the
+    board can do without, 1 elsewhere, and everywhere when the board is not uniquely
+    solvable. Doubted givens are weighed least sure first, each on the board without
+    those the odds already turned to pen: two givens may each be redundant while the
+    puzzle needs one of them, and the board left must stay uniquely solvable."""
     odds = np.ones(len(board))
-    doubted = [c for c, ch in enumerate(board) if ch != "0" and printed[c] < DOUBTED]
+    doubted = sorted((c for c, ch in enumerate(board) if ch != "0" and printed[c] < DOUBTED),
+                     key=lambda c: printed[c])
     if not doubted or not unique(board):
         return odds
     for cell in doubted:
-        if unique(board[:cell] + "0" + board[cell + 1 :]):
+        without = board[:cell] + "0" + board[cell + 1 :]
+        if unique(without):
             odds[cell] = ODDS
+            if (printed[cell] + pen[cell]) * printed[cell] * ODDS < 0.5 * (
+                    printed[cell] * ODDS + pen[cell]):  # no longer read as a given
+                board = without
     return odds
 
 

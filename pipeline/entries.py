@@ -80,7 +80,7 @@ def read_entries(
     odds = symmetry_odds(classes[:, Ink.PRINTED], classes[:, Ink.EMPTY])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     givens = split_reading(reading, classes, digits).board
-    odds = redundancy_odds(givens, classes[:, Ink.PRINTED])
+    odds = redundancy_odds(givens, classes[:, Ink.PRINTED], classes[:, Ink.PEN])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     return split_reading(reading, classes, digits)
 
