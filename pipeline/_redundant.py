@@ -4,7 +4,8 @@ do without, while a printed given is often needed.
 `redundancy_odds` turns that into evidence for the ink classifier's printed-or-pen split
 of the cells read as givens that it doubts: with the board as read uniquely solvable, a
 doubted given whose removal leaves it so is redundant, which every handwritten digit read
-as a given is (the puzzle is unique without it) and only ODDS of printed givens are.
+as a given is (the puzzle is unique without it) and only about ODDS of the doubted
+printed ones are.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from ._boards import outcome_of
 
 DOUBTED = 0.95  # a given read less surely printed than this is weighed (surer ones would
 # barely move, and each weighing costs a solve)
-ODDS = 0.41  # printed : pen likelihood ratio of a redundant given: the share of printed
-# givens the training part's puzzles can do without (1394 of 3397; docs/benchmarks.md),
-# against 1 for handwriting
+ODDS = 0.5  # printed : pen likelihood ratio of a redundant given: the share of printed givens
+# redundant among the doubted ones of boards as read (training part, out of fold: 126 of 249;
+# of all the puzzles' givens 0.41, but handwriting read as a given makes givens redundant
+# too; docs/benchmarks.md), against 1 for handwriting
 SEARCH_NODES = 20_000  # a board that takes longer to settle says nothing
 
 
