@@ -6,9 +6,12 @@ features (`_ink_features`): empty, printed, or pen, and for pen the digit writte
 cell is surely pen the reading is returned as it was: a photo with no handwriting reads
 exactly as the printed path reads it. Otherwise the split between printed and pen is
 weighed by how well each glyph matches the photo's font (`_font`: every given is printed
-alike); then the givens are the printed cells only, each weighed P(printed) x P(digit) so
-that correction can still turn a given taken for an entry (or the reverse) around with the
-solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit).
+alike), in a puzzle whose givens are placed symmetrically by whether the opposite cell
+holds a given (`_symmetry`), and for a doubted given by whether the puzzle needs it
+(`_redundant`: handwriting read as print never is needed). Then the givens are the
+printed cells only, each weighed P(printed) x P(digit) so that correction can still turn
+a given taken for an entry (or the reverse) around with the solver, and the entries are
+the pen cells, weighed P(pen) x P(handwritten digit).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import numpy as np
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._pen_net import PenNet
+from ._redundant import redundancy_odds
+from ._symmetry import symmetry_odds
 from .products import Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
 
@@ -71,6 +76,11 @@ def read_entries(
     printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,
                      classes[:, Ink.EMPTY])
+    classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
+    odds = symmetry_odds(classes[:, Ink.PRINTED], classes[:, Ink.EMPTY])
+    classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
+    givens = split_reading(reading, classes, digits).board
+    odds = redundancy_odds(givens, classes[:, Ink.PRINTED], classes[:, Ink.PEN])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     return split_reading(reading, classes, digits)
 

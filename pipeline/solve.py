@@ -27,7 +27,8 @@ from .products import Correction, Ink, Reading, Solved
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
 ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but reported unreadable
-ENTRY_INK = 0.7  # a cell less surely written by hand than this is not checked either
+ENTRY_INK = 0.7  # a cell less surely inked than this is not checked, nor called wrong when
+# less surely handwriting (a right digit in a cell perhaps printed is right either way)
 PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting is looked at
 # (people stuck halfway have most of theirs right)
 MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
@@ -138,28 +139,41 @@ def entry_verdicts(
     rule: the handwriting's probability of the solution's digit against the mean of the
     others' (a wrong entry may be any of them), with most entries right (PRIOR_WRONG); it
     is wrong, or right, when that is at least ENTRY_SURE probable, unreadable in between
-    (never guessed), and unreadable when the cell is less than ENTRY_INK surely
-    handwriting. Without one, 'right' means read at least ENTRY_SURE surely."""
+    (never guessed). It is unreadable when the cell is less than ENTRY_INK surely inked,
+    and is called wrong only when at least ENTRY_INK surely handwriting: a cell the
+    classifier doubts is print or pen whose digit is the solution's is right either way
+    (a given always agrees with the solution), one that disagrees may be a misread given.
+    Without a solution, 'right' means read at least ENTRY_SURE surely."""
     symbols = reading.size.symbols
     for cell, (entry, given) in enumerate(zip(reading.entries, board, strict=True)):
         if entry == "0" or given != "0":
             continue
         row = reading.entry_probabilities[cell, 1:]
-        digits = row / max(float(row.sum()), 1e-12)
+        pen = float(row.sum())
+        digits = row / max(pen, 1e-12)
         if solution is None:
             yield cell, "right" if digits.max() >= ENTRY_SURE else "unreadable"
             continue
         right = float(digits[symbols.index(solution[cell])])
         odds_wrong = (1 - right) / (len(digits) - 1) * PRIOR_WRONG
         p_wrong = odds_wrong / (odds_wrong + right * (1 - PRIOR_WRONG))
-        if row.sum() < ENTRY_INK:  # perhaps no handwriting at all
+        if inked(reading, cell, pen) < ENTRY_INK:  # perhaps no ink at all
             yield cell, "unreadable"
         elif p_wrong >= ENTRY_SURE and entry != solution[cell]:
-            yield cell, "wrong"
+            yield cell, "wrong" if pen >= ENTRY_INK else "unreadable"
         elif 1 - p_wrong >= ENTRY_SURE:
             yield cell, "right"
         else:
             yield cell, "unreadable"
+
+
+def inked(reading: Reading, cell: int, pen: float) -> float:
+    """P(the cell holds ink, printed or handwritten), from the ink classes when the reading
+    has them (empty / printed / pen), else its probability of handwriting `pen`."""
+    classes = reading.ink_classes
+    if classes.shape[1] <= Ink.PEN:
+        return pen
+    return max(pen, 1.0 - float(classes[cell, Ink.EMPTY]))
 
 
 def refuted(reading: Reading, used: BoardUsed) -> bool:

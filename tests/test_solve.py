@@ -10,7 +10,7 @@ import pytest
 
 from pipeline._correct import board_probability, correct, disputed_blanks
 from pipeline._windows import window_bounds
-from pipeline.products import CellInk, Geometry, Reading, Style
+from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from pipeline.solve import SEARCH_NODES, solve_board, solve_reading
 from solver import count_solutions
 from solver.size import NINE
@@ -317,3 +317,40 @@ def test_a_board_fuller_than_any_printed_puzzle_is_worth_a_look():
     assert solved.status == "solved" and solved.confidence < 0.05  # flagged low_confidence
     clean = solve_reading(_with_entries("0" * 81))
     assert clean.confidence > 0.9  # a printed puzzle's givens keep theirs
+
+
+def _doubted_pen(entries: str, pen: float, printed: float) -> Reading:
+    """A reading with `entries` read surely, but whose entry cells the ink classifier finds
+    handwriting with only `pen` and print with `printed` (the rest empty)."""
+    from dataclasses import replace
+
+    reading = _with_entries(entries, sure=0.999)
+    classes = np.zeros((81, 3))
+    classes[:, Ink.EMPTY] = reading.probabilities[:, 0]
+    classes[:, Ink.PRINTED] = 1 - reading.probabilities[:, 0]
+    written = np.array([ch != "0" for ch in entries])
+    classes[written] = [1 - pen - printed, printed, pen]
+    probs = reading.entry_probabilities.copy()
+    probs[written, 1:] *= pen
+    probs[written, 0] = 1 - pen
+    return replace(reading, ink_classes=classes, entry_probabilities=probs)
+
+
+def test_a_right_digit_in_a_cell_doubted_between_print_and_pen_is_right():
+    """Handwriting or print, a cell whose digit is the solution's is right: only a cell
+    perhaps empty is set apart."""
+    blank = PUZZLE.index("0")  # the solution's 4
+    entries = "0" * blank + "4" + "0" * (80 - blank)
+    solved = solve_reading(_doubted_pen(entries, pen=0.6, printed=0.39))
+    assert solved.unreadable == () and solved.entries[blank] == "4"
+    perhaps_empty = solve_reading(_doubted_pen(entries, pen=0.6, printed=0.05))
+    assert perhaps_empty.unreadable == (blank,)
+
+
+def test_a_wrong_digit_in_a_cell_perhaps_printed_is_not_called_wrong():
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "7" + "0" * (80 - blank)
+    solved = solve_reading(_doubted_pen(entries, pen=0.6, printed=0.39))
+    assert solved.wrong == () and solved.unreadable == (blank,)
+    sure = solve_reading(_doubted_pen(entries, pen=0.95, printed=0.04))
+    assert sure.wrong == (blank,)
