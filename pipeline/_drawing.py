@@ -27,6 +27,8 @@ RING_WEIGHT = 1 / 18  # of the cell: the ring's line width
 SHADE_INSET = 0.06  # of the cell: shading stops this far inside the cell's lines
 OVERDRAW = 4  # symbols are drawn this many times taller first, then scaled down into cells
 DRAWN_MAX = 256  # px: ... but never drawn taller than this
+MARGIN = 0.25  # of the font size: blank canvas around a symbol drawn in the variable font
+# (its ink reaches at most 0.8 of the size above the baseline and nothing below)
 WEIGHTS = tuple(range(100, 1000, 100))  # the variable font's weights, thin to black
 WEIGH_SIZE = 100  # px: the size the font's strokes are measured at
 SMALLEST_CELL = 4  # px: a grid drawn smaller than this gets nothing drawn
@@ -153,23 +155,49 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
     strokes about `stroke` px wide, cropped to its ink (so that placing the patch's centre
     places the ink's centre). Read-only and cached: a grid's symbols share one size."""
     drawn = min(OVERDRAW * max(height, 8), DRAWN_MAX)
-    face = _face()
-    big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
-    if face is not None:  # OpenCV 5: a variable font, its weight chosen for the stroke
-        cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), 255, face, drawn,
-                    _weight_for(stroke / max(height, 1)))
-    else:  # OpenCV 4: Hershey strokes of the width asked for
-        (_, h0), _ = cv2.getTextSize(symbol, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
-        weight = max(1, round(stroke * drawn / max(height, 1)))
-        cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), cv2.FONT_HERSHEY_SIMPLEX,
-                    drawn / max(h0, 1), 255, weight, cv2.LINE_AA)
-    x, y, w, h = cv2.boundingRect(big)  # the ink's box
-    big = big[y : y + h, x : x + w]
+    big = drawn_symbol(symbol, drawn, stroke / max(height, 1))
     factor = max(height, 1) / big.shape[0]
     size = (max(1, round(big.shape[1] * factor)), max(1, round(big.shape[0] * factor)))
     patch = cv2.resize(big, size, interpolation=cv2.INTER_AREA)
     patch.flags.writeable = False
     return patch
+
+
+def drawn_symbol(symbol: str, drawn: int, ratio: float) -> np.ndarray:
+    """A symbol drawn at font size `drawn` with strokes `ratio` of its height, cropped to its
+    ink: OpenCV 5's variable font at the weight for that ratio (`_drawn_in_face`, cached by
+    weight: every large grid draws at DRAWN_MAX, so a batch reuses a few masters), or
+    OpenCV 4's Hershey strokes."""
+    if _face() is not None:
+        return _drawn_in_face(symbol, drawn, _weight_for(ratio))
+    big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
+    (_, h0), _ = cv2.getTextSize(symbol, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
+    weight = max(1, round(ratio * drawn))
+    cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), cv2.FONT_HERSHEY_SIMPLEX,
+                drawn / max(h0, 1), 255, weight, cv2.LINE_AA)
+    x, y, w, h = cv2.boundingRect(big)
+    return big[y : y + h, x : x + w]
+
+
+@functools.lru_cache(maxsize=128)
+def _drawn_in_face(symbol: str, drawn: int, weight: int) -> np.ndarray:
+    """A symbol in OpenCV 5's sans font at size `drawn` and `weight`, cropped to its ink;
+    read-only. The canvas leaves MARGIN of the size around the symbol's body (a quarter of
+    the earlier 2 x 2 sizes per symbol: the same pixels, the ink found in a fifth of the
+    area; a test holds the two equal)."""
+    margin = max(1, round(MARGIN * drawn))
+    big = np.zeros((drawn + 2 * margin, len(symbol) * drawn + 2 * margin), np.uint8)
+    cv2.putText(big, symbol, (margin, drawn + margin), 255, _face(), drawn, weight)
+    x, y, w, h = cv2.boundingRect(big)
+    crop = big[y : y + h, x : x + w]
+    crop.flags.writeable = False
+    return crop
+
+
+def forget_drawings() -> None:
+    """Empty the caches of drawn symbols (a benchmark's photo, as if new to the process)."""
+    symbol_patch.cache_clear()
+    _drawn_in_face.cache_clear()
 
 
 @functools.cache

@@ -9,7 +9,19 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._drawing import INK, RING, SANS_WEIGHTS, measure_weights, place, symbol_patch
+from pipeline._drawing import (
+    INK,
+    RING,
+    SANS_WEIGHTS,
+    _drawn_in_face,
+    _face,
+    _weight_for,
+    drawn_symbol,
+    forget_drawings,
+    measure_weights,
+    place,
+    symbol_patch,
+)
 from pipeline.products import Drawing, Style
 from pipeline.render import render
 from pipeline.square import cut_square
@@ -163,6 +175,35 @@ def test_a_symbol_patch_is_its_ink_at_the_height_and_stroke_asked():
     rows = (patch > 128).sum(axis=1)
     assert 3 <= np.median(rows[15:-6]) <= 6  # the 1's stem, about 4 px wide
     assert symbol_patch("8", 40, 4).shape[1] > patch.shape[1]
+
+
+def _wide_canvas_drawing(symbol: str, drawn: int, weight: int) -> np.ndarray:
+    """The symbol as drawn before the canvas was narrowed: 2 x 2 sizes per symbol."""
+    big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
+    cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), 255, _face(), drawn, weight)
+    x, y, w, h = cv2.boundingRect(big)
+    return big[y : y + h, x : x + w]
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+@pytest.mark.parametrize("drawn", [32, 38, 57, 101, 256])
+@pytest.mark.parametrize("weight", [100, 450, 900])
+def test_the_narrow_canvas_draws_the_same_pixels(drawn, weight):
+    for symbol in "0123456789ABGJMP":
+        ink = _drawn_in_face(symbol, drawn, weight)
+        assert ink.shape[0] > drawn // 2 and not ink.flags.writeable
+        assert np.array_equal(ink, _wide_canvas_drawing(symbol, drawn, weight)), symbol
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_a_master_drawing_is_shared_by_every_height_drawn_at_the_largest_size():
+    forget_drawings()
+    symbol_patch("7", 80, 12)
+    symbol_patch("7", 100, 15)  # another height and stroke, the same weight
+    assert _drawn_in_face.cache_info().misses == 1 and _drawn_in_face.cache_info().hits == 1
+    assert drawn_symbol("7", 256, 0.15) is _drawn_in_face("7", 256, _weight_for(0.15))
+    forget_drawings()
+    assert _drawn_in_face.cache_info().currsize == symbol_patch.cache_info().currsize == 0
 
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
