@@ -33,7 +33,7 @@ import numpy as np
 
 from benchmarks import dataset
 from pipeline._cnn import builtin
-from pipeline._drawing import forget_drawings
+from pipeline._drawing import symbol_patch
 from pipeline._pen_net import builtin as pen_net
 from pipeline.advice import advise
 from pipeline.cells import find_cells
@@ -69,7 +69,7 @@ def stage_times(path: Path, clock_now: Clock = time.perf_counter) -> dict[str, f
     """Seconds spent in each stage of the pipeline (the chain pipeline.stages runs) on one
     photo."""
     times: dict[str, float] = {}
-    forget_drawings()  # each photo as if new to the process (a batch reuses the masters)
+    symbol_patch.cache_clear()  # each photo as if new to the process, as in a batch
     clock = clock_now()
 
     def lap(name: str) -> None:

@@ -8,6 +8,7 @@ orientation in the photo), one alpha plane per colour.
 from __future__ import annotations
 
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -26,7 +27,9 @@ RING_SIZE = 0.42  # of the cell: the ring's radius
 RING_WEIGHT = 1 / 18  # of the cell: the ring's line width
 SHADE_INSET = 0.06  # of the cell: shading stops this far inside the cell's lines
 OVERDRAW = 4  # symbols are drawn this many times taller first, then scaled down into cells
-DRAWN_MAX = 256  # px: ... but never drawn taller than this
+DRAWN_MAX = 256  # px: ... up to this; a taller symbol is drawn at about its own size
+INK_PER_SIZE = 0.75  # ink height per px of font size of the shortest sans symbol (0.75-0.77:
+# a test measures it), so a symbol drawn at its own size is never enlarged
 MARGIN = 0.25  # of the font size: blank canvas around a symbol drawn in the variable font
 # (its ink reaches at most 0.8 of the size above the baseline and nothing below)
 WEIGHTS = tuple(range(100, 1000, 100))  # the variable font's weights, thin to black
@@ -154,7 +157,7 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
     """A symbol as an anti-aliased uint8 alpha patch whose ink is `height` px tall with
     strokes about `stroke` px wide, cropped to its ink (so that placing the patch's centre
     places the ink's centre). Read-only and cached: a grid's symbols share one size."""
-    drawn = min(OVERDRAW * max(height, 8), DRAWN_MAX)
+    drawn = drawn_size(height)
     big = drawn_symbol(symbol, drawn, stroke / max(height, 1))
     factor = max(height, 1) / big.shape[0]
     size = (max(1, round(big.shape[1] * factor)), max(1, round(big.shape[0] * factor)))
@@ -163,11 +166,20 @@ def symbol_patch(symbol: str, height: int, stroke: int) -> np.ndarray:
     return patch
 
 
+def drawn_size(height: int) -> int:
+    """The font size a symbol `height` px tall is drawn at before it is scaled: OVERDRAW
+    times taller, or, when that would pass DRAWN_MAX (symbols over 64 px: only large photos'),
+    about its own height (INK_PER_SIZE), for the font's own anti-aliasing is as smooth there
+    and drawing at 256 px cost 0.3-0.5 ms a symbol."""
+    if OVERDRAW * max(height, 8) <= DRAWN_MAX:
+        return OVERDRAW * max(height, 8)
+    return math.ceil(height / INK_PER_SIZE)
+
+
 def drawn_symbol(symbol: str, drawn: int, ratio: float) -> np.ndarray:
     """A symbol drawn at font size `drawn` with strokes `ratio` of its height, cropped to its
-    ink: OpenCV 5's variable font at the weight for that ratio (`_drawn_in_face`, cached by
-    weight: every large grid draws at DRAWN_MAX, so a batch reuses a few masters), or
-    OpenCV 4's Hershey strokes."""
+    ink: OpenCV 5's variable font at the weight for that ratio, or OpenCV 4's Hershey
+    strokes."""
     if _face() is not None:
         return _drawn_in_face(symbol, drawn, _weight_for(ratio))
     big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
@@ -179,10 +191,9 @@ def drawn_symbol(symbol: str, drawn: int, ratio: float) -> np.ndarray:
     return big[y : y + h, x : x + w]
 
 
-@functools.lru_cache(maxsize=128)
 def _drawn_in_face(symbol: str, drawn: int, weight: int) -> np.ndarray:
-    """A symbol in OpenCV 5's sans font at size `drawn` and `weight`, cropped to its ink;
-    read-only. The canvas leaves MARGIN of the size around the symbol's body (a quarter of
+    """A symbol in OpenCV 5's sans font at size `drawn` and `weight`, cropped to its ink.
+    The canvas leaves MARGIN of the size around the symbol's body (a quarter of
     the earlier 2 x 2 sizes per symbol: the same pixels, the ink found in a fifth of the
     area; a test holds the two equal)."""
     margin = max(1, round(MARGIN * drawn))

@@ -11,13 +11,14 @@ import pytest
 
 from pipeline._drawing import (
     INK,
+    INK_PER_SIZE,
     RING,
     SANS_WEIGHTS,
     _drawn_in_face,
     _face,
     _weight_for,
+    drawn_size,
     drawn_symbol,
-    forget_drawings,
     measure_weights,
     place,
     symbol_patch,
@@ -191,19 +192,47 @@ def _wide_canvas_drawing(symbol: str, drawn: int, weight: int) -> np.ndarray:
 def test_the_narrow_canvas_draws_the_same_pixels(drawn, weight):
     for symbol in "0123456789ABGJMP":
         ink = _drawn_in_face(symbol, drawn, weight)
-        assert ink.shape[0] > drawn // 2 and not ink.flags.writeable
+        assert ink.shape[0] > drawn // 2
         assert np.array_equal(ink, _wide_canvas_drawing(symbol, drawn, weight)), symbol
 
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
-def test_a_master_drawing_is_shared_by_every_height_drawn_at_the_largest_size():
-    forget_drawings()
-    symbol_patch("7", 80, 12)
-    symbol_patch("7", 100, 15)  # another height and stroke, the same weight
-    assert _drawn_in_face.cache_info().misses == 1 and _drawn_in_face.cache_info().hits == 1
-    assert drawn_symbol("7", 256, 0.15) is _drawn_in_face("7", 256, _weight_for(0.15))
-    forget_drawings()
-    assert _drawn_in_face.cache_info().currsize == symbol_patch.cache_info().currsize == 0
+def test_a_symbol_is_drawn_in_the_weight_for_its_stroke_ratio():
+    assert np.array_equal(drawn_symbol("7", 120, 0.15), _drawn_in_face("7", 120, _weight_for(0.15)))
+    assert drawn_symbol("7", 120, 0.24).sum() > 1.3 * drawn_symbol("7", 120, 0.1).sum()
+
+
+def test_symbols_are_drawn_four_times_taller_up_to_64_px_then_at_their_own_size():
+    assert [drawn_size(h) for h in (3, 8, 30, 64)] == [32, 32, 120, 256]
+    for height in (65, 90, 108, 400):
+        assert height / 0.75 <= drawn_size(height) < height / 0.75 + 1
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_no_symbol_is_shorter_than_the_ink_per_size_says():
+    ratios = [_drawn_in_face(s, 256, w).shape[0] / 256 for s in "0123456789AP" for w in (100, 900)]
+    assert INK_PER_SIZE <= min(ratios) < INK_PER_SIZE + 0.01
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+@pytest.mark.parametrize("height,stroke", [(66, 10), (90, 13), (108, 16)])
+def test_a_large_symbol_drawn_at_its_own_size_looks_as_one_drawn_at_256(height, stroke):
+    weight = _weight_for(stroke / height)
+    for symbol in "123456789":
+        patch = symbol_patch(symbol, height, stroke)
+        big = _wide_canvas_drawing(symbol, 256, weight)  # as drawn before: 256 px, then shrunk
+        width = max(1, round(big.shape[1] * height / big.shape[0]))
+        before = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
+        assert patch.shape[0] == height and abs(patch.shape[1] - width) <= 2, symbol
+        narrow, wide = sorted((patch > 128, before > 128), key=lambda p: p.shape[1])
+        spare = wide.shape[1] - narrow.shape[1]  # the same ink, at the best whole-px offset
+        overlap = max(
+            (narrow & wide[:, at : at + narrow.shape[1]]).sum()
+            / (narrow | wide[:, at : at + narrow.shape[1]]).sum()
+            for at in range(spare + 1)
+        )
+        ink, ink_before = patch.sum(dtype=np.int64), before.sum(dtype=np.int64)
+        assert overlap > 0.92 and ink == pytest.approx(ink_before, rel=0.05), symbol
 
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
