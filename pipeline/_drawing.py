@@ -200,15 +200,7 @@ def _drawn_in_face(symbol: str, drawn: int, weight: int) -> np.ndarray:
     big = np.zeros((drawn + 2 * margin, len(symbol) * drawn + 2 * margin), np.uint8)
     cv2.putText(big, symbol, (margin, drawn + margin), 255, _face(), drawn, weight)
     x, y, w, h = cv2.boundingRect(big)
-    crop = big[y : y + h, x : x + w]
-    crop.flags.writeable = False
-    return crop
-
-
-def forget_drawings() -> None:
-    """Empty the caches of drawn symbols (a benchmark's photo, as if new to the process)."""
-    symbol_patch.cache_clear()
-    _drawn_in_face.cache_clear()
+    return big[y : y + h, x : x + w]
 
 
 @functools.cache
