@@ -252,6 +252,20 @@ def test_place_centres_a_patch_and_crops_it_to_the_plane():
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_place_keeps_the_brighter_of_a_turned_patch_and_the_plane(turns):
+    rng = np.random.default_rng(turns)
+    plane = rng.integers(0, 256, (40, 50), dtype=np.uint8)
+    patch = np.rot90(rng.integers(0, 256, (9, 14), dtype=np.uint8), -turns)  # a strided view
+    expected = plane.copy()
+    h, w = patch.shape
+    top, left = int(round(20.5 - h / 2)), int(round(31.0 - w / 2))
+    expected[top : top + h, left : left + w] = np.maximum(expected[top : top + h, left : left + w],
+                                                          patch)
+    place(plane, patch, (31.0, 20.5))
+    np.testing.assert_array_equal(plane, expected)
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
 def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns):
     """In the upright result, whatever the turn: a magenta ring around the cell and the
     right symbol, small, in its upper right; in check mode (no symbol) the ring only."""
