@@ -9,7 +9,20 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._drawing import INK, RING, SANS_WEIGHTS, measure_weights, place, symbol_patch
+from pipeline._drawing import (
+    INK,
+    INK_PER_SIZE,
+    RING,
+    SANS_WEIGHTS,
+    _drawn_in_face,
+    _face,
+    _weight_for,
+    drawn_size,
+    drawn_symbol,
+    measure_weights,
+    place,
+    symbol_patch,
+)
 from pipeline.products import Drawing, Style
 from pipeline.render import render
 from pipeline.square import cut_square
@@ -165,6 +178,63 @@ def test_a_symbol_patch_is_its_ink_at_the_height_and_stroke_asked():
     assert symbol_patch("8", 40, 4).shape[1] > patch.shape[1]
 
 
+def _wide_canvas_drawing(symbol: str, drawn: int, weight: int) -> np.ndarray:
+    """The symbol as drawn before the canvas was narrowed: 2 x 2 sizes per symbol."""
+    big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
+    cv2.putText(big, symbol, (drawn // 2, 3 * drawn // 2), 255, _face(), drawn, weight)
+    x, y, w, h = cv2.boundingRect(big)
+    return big[y : y + h, x : x + w]
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+@pytest.mark.parametrize("drawn", [32, 38, 57, 101, 256])
+@pytest.mark.parametrize("weight", [100, 450, 900])
+def test_the_narrow_canvas_draws_the_same_pixels(drawn, weight):
+    for symbol in "0123456789ABGJMP":
+        ink = _drawn_in_face(symbol, drawn, weight)
+        assert ink.shape[0] > drawn // 2
+        assert np.array_equal(ink, _wide_canvas_drawing(symbol, drawn, weight)), symbol
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_a_symbol_is_drawn_in_the_weight_for_its_stroke_ratio():
+    assert np.array_equal(drawn_symbol("7", 120, 0.15), _drawn_in_face("7", 120, _weight_for(0.15)))
+    assert drawn_symbol("7", 120, 0.24).sum() > 1.3 * drawn_symbol("7", 120, 0.1).sum()
+
+
+def test_symbols_are_drawn_four_times_taller_up_to_64_px_then_at_their_own_size():
+    assert [drawn_size(h) for h in (3, 8, 30, 64)] == [32, 32, 120, 256]
+    for height in (65, 90, 108, 400):
+        assert height / 0.75 <= drawn_size(height) < height / 0.75 + 1
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_no_symbol_is_shorter_than_the_ink_per_size_says():
+    ratios = [_drawn_in_face(s, 256, w).shape[0] / 256 for s in "0123456789AP" for w in (100, 900)]
+    assert INK_PER_SIZE <= min(ratios) < INK_PER_SIZE + 0.01
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+@pytest.mark.parametrize("height,stroke", [(66, 10), (90, 13), (108, 16)])
+def test_a_large_symbol_drawn_at_its_own_size_looks_as_one_drawn_at_256(height, stroke):
+    weight = _weight_for(stroke / height)
+    for symbol in "123456789":
+        patch = symbol_patch(symbol, height, stroke)
+        big = _wide_canvas_drawing(symbol, 256, weight)  # as drawn before: 256 px, then shrunk
+        width = max(1, round(big.shape[1] * height / big.shape[0]))
+        before = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
+        assert patch.shape[0] == height and abs(patch.shape[1] - width) <= 2, symbol
+        narrow, wide = sorted((patch > 128, before > 128), key=lambda p: p.shape[1])
+        spare = wide.shape[1] - narrow.shape[1]  # the same ink, at the best whole-px offset
+        overlap = max(
+            (narrow & wide[:, at : at + narrow.shape[1]]).sum()
+            / (narrow | wide[:, at : at + narrow.shape[1]]).sum()
+            for at in range(spare + 1)
+        )
+        ink, ink_before = patch.sum(dtype=np.int64), before.sum(dtype=np.int64)
+        assert overlap > 0.92 and ink == pytest.approx(ink_before, rel=0.05), symbol
+
+
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
 def test_the_stroke_table_is_the_fonts_own():
     assert measure_weights() == SANS_WEIGHTS
@@ -179,6 +249,20 @@ def test_place_centres_a_patch_and_crops_it_to_the_plane():
     place(plane, big, (11.0, 1.0))  # over the corner: what lies outside is cut off
     np.testing.assert_array_equal(plane[0:4, 8:12], big[2:6, 0:4])
     assert plane[:, :8].sum() == 0 and plane[4:].sum() == 0
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_place_keeps_the_brighter_of_a_turned_patch_and_the_plane(turns):
+    rng = np.random.default_rng(turns)
+    plane = rng.integers(0, 256, (40, 50), dtype=np.uint8)
+    patch = np.rot90(rng.integers(0, 256, (9, 14), dtype=np.uint8), -turns)  # a strided view
+    expected = plane.copy()
+    h, w = patch.shape
+    top, left = int(round(20.5 - h / 2)), int(round(31.0 - w / 2))
+    expected[top : top + h, left : left + w] = np.maximum(expected[top : top + h, left : left + w],
+                                                          patch)
+    place(plane, patch, (31.0, 20.5))
+    np.testing.assert_array_equal(plane, expected)
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pipeline import render as render_module
 from pipeline.products import Drawing, Style
-from pipeline.render import TILE, disjoint, inked_boxes, render, tile_ink
+from pipeline.render import TILE, any_overlap, disjoint, inked_boxes, render, tile_ink
 from tests.synth import PUZZLE, SOLUTION, photo
 from tests.test_render import geometry_of
 
@@ -111,6 +111,22 @@ def test_disjoint_boxes_cover_the_boxes_and_do_not_overlap(raw):
         assert any(m[0] <= b[0] and m[1] <= b[1] and b[2] <= m[2] and b[3] <= m[3]
                    for m in merged)
     assert len(merged) <= len(boxes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(box, max_size=12))
+def test_any_overlap_says_whether_some_pair_overlaps(raw):
+    boxes = [(x, y, x + w, y + h) for x, y, w, h in raw]
+    pairs = [overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]]
+    assert any_overlap(boxes) == any(pairs)
+    if not any(pairs):
+        assert disjoint(boxes) == boxes  # left as they are, in order
+
+
+def test_any_overlap_of_touching_and_crossing_boxes():
+    assert not any_overlap([(0, 0, 4, 4), (4, 0, 8, 4), (0, 4, 4, 8)])  # edges touch only
+    assert any_overlap([(0, 0, 4, 4), (10, 10, 12, 12), (3, 3, 5, 5)])
+    assert any_overlap([(0, 4, 10, 5), (4, 0, 5, 10)])  # a cross: no corner inside the other
 
 
 def test_in_place_draws_on_the_photo_itself_what_a_copy_would_get():
