@@ -96,20 +96,12 @@ def grid_score(mask: np.ndarray, quad: np.ndarray, n: int) -> float:
     return float(structure_scores(square[None], n)[0])
 
 
-def line_scores(squares: np.ndarray, n: int) -> np.ndarray:
-    """structure_scores of k warped squares counting only straight ink runs at least
-    RUN_CELLS cells long (each axis's profile on the runs along it): a grid filled with
-    digits, printed or written by hand, then scores as an empty one, while ink in the wrong
-    places (kakuro, crossword, a part of a grid) still counts, since lines are long runs."""
-    rows, cols = _long_runs(squares, n)
-    return np.minimum(_axis_scores(rows, n)[:, 0], _axis_scores(cols, n)[:, 1])
-
-
 def filled_scores(squares: np.ndarray, n: int) -> np.ndarray:
     """Structure scores of k warped squares for a grid whose cells may hold digits: its
     lines are looked for in straight pieces PIECE_CELLS long (a thin line broken in the mask
-    still counts), its cell interiors in runs RUN_CELLS long only (as line_scores does:
-    digits are no lines). Never below line_scores."""
+    still counts), its cell interiors in runs RUN_CELLS long only: a grid filled with digits,
+    printed or written by hand, then scores as an empty one, while ink in the wrong places
+    (kakuro, crossword, a part of a grid) still counts, since lines are long runs."""
     rows, cols = _long_runs(squares, n, PIECE_CELLS)
     present = np.stack([_axis_parts(rows, n)[0][:, 0], _axis_parts(cols, n)[0][:, 1]], axis=1)
     rows, cols = _long_runs(squares, n)
