@@ -84,9 +84,16 @@ def reweighed(classes: np.ndarray, odds: np.ndarray, column_printed: int,
     """Ink class probabilities with the printed : pen split multiplied by `odds` (the
     cell's P(empty) untouched)."""
     out = classes.copy()
-    printed, pen = classes[:, column_printed], classes[:, column_pen]
-    inked = printed + pen
-    ratio = printed * odds / np.maximum(pen, 1e-12)
-    out[:, column_printed] = inked * ratio / (1 + ratio)
-    out[:, column_pen] = inked / (1 + ratio)
+    out[:, column_printed], out[:, column_pen] = split_by(
+        classes[:, column_printed], classes[:, column_pen], odds)
     return out
+
+
+def split_by(
+    printed: np.ndarray | float, pen: np.ndarray | float, odds: np.ndarray | float
+) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """P(printed), P(pen) (arrays or numbers) with their split multiplied by `odds`, their
+    sum (the ink) kept."""
+    ratio = printed * odds / np.maximum(pen, 1e-12)
+    inked = printed + pen
+    return inked * ratio / (1 + ratio), inked / (1 + ratio)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._boards import outcome_of
+from ._font import split_by
 
 DOUBTED = 0.95  # a given read less surely printed than this is weighed (surer ones would
 # barely move, and each weighing costs a solve)
@@ -39,8 +40,7 @@ def redundancy_odds(board: str, printed: np.ndarray, pen: np.ndarray) -> np.ndar
         without = board[:cell] + "0" + board[cell + 1 :]
         if unique(without):
             odds[cell] = ODDS
-            if (printed[cell] + pen[cell]) * printed[cell] * ODDS < 0.5 * (
-                    printed[cell] * ODDS + pen[cell]):  # no longer read as a given
+            if split_by(printed[cell], pen[cell], ODDS)[0] < 0.5:  # no longer read as a given
                 board = without
     return odds
 

@@ -51,8 +51,7 @@ def render(
     planes = flat_planes(geometry, drawing, side)
     to_flat = np.diag([side / geometry.side, side / geometry.side, 1.0]) @ geometry.homography
     x0, y0, x1, y1 = clamped_box(geometry.corners, width, height)
-    shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    flat_to_roi = np.linalg.inv(shift) @ np.linalg.inv(to_flat)
+    flat_to_roi = np.linalg.inv(_shift(x0, y0)) @ np.linalg.inv(to_flat)
     for plane, colour in planes:
         boxes = inked_boxes(plane, flat_to_roi, (x1 - x0, y1 - y0))
         for bx0, by0, bx1, by1 in boxes:
