@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -35,6 +36,12 @@ MARGIN = 0.25  # of the font size: blank canvas around a symbol drawn in the var
 WEIGHTS = tuple(range(100, 1000, 100))  # the variable font's weights, thin to black
 WEIGH_SIZE = 100  # px: the size the font's strokes are measured at
 SMALLEST_CELL = 4  # px: a grid drawn smaller than this gets nothing drawn
+STORED_PATH = Path(__file__).resolve().parent / "models" / "sans_symbols.npz"
+STORED_SIZE = 256  # px: the font size the stored symbols are drawn at (ink up to ~192 px
+# tall: every symbol of the photos measured is shrunk from it; a taller one is drawn anew)
+STORED_WEIGHTS = tuple(range(100, 901, 50))  # a weight between two is drawn at the nearer:
+# half a step changes the stroke by at most 9 % (0.104 -> 0.141 of the height, 400 -> 500)
+STORED_SYMBOLS = "0123456789ABCDEFG"  # every symbol of a 9x9 grid and of a 16x16 one
 
 Plane = tuple[np.ndarray, tuple[int, int, int]]
 
@@ -177,11 +184,18 @@ def drawn_size(height: int) -> int:
 
 
 def drawn_symbol(symbol: str, drawn: int, ratio: float) -> np.ndarray:
-    """A symbol drawn at font size `drawn` with strokes `ratio` of its height, cropped to its
-    ink: OpenCV 5's variable font at the weight for that ratio, or OpenCV 4's Hershey
-    strokes."""
+    """A symbol drawn at font size `drawn` (or larger) with strokes `ratio` of its height,
+    cropped to its ink: OpenCV 5's variable font at the weight for that ratio, or OpenCV
+    4's Hershey strokes. Up to STORED_SIZE it is the symbol stored drawn at that size (the
+    caller shrinks it): OpenCV sets its font up on the first text a process draws, 30 ms,
+    a tenth of a one-photo command's own time."""
     if _face() is not None:
-        return _drawn_in_face(symbol, drawn, _weight_for(ratio))
+        weight = _weight_for(ratio)
+        if drawn <= STORED_SIZE and symbol in STORED_SYMBOLS:
+            stored = stored_symbol(symbol, weight)
+            if stored is not None:
+                return stored
+        return _drawn_in_face(symbol, drawn, weight)
     big = np.zeros((2 * drawn, max(2, len(symbol)) * 2 * drawn), np.uint8)
     (_, h0), _ = cv2.getTextSize(symbol, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 1)
     weight = max(1, round(ratio * drawn))
@@ -201,6 +215,32 @@ def _drawn_in_face(symbol: str, drawn: int, weight: int) -> np.ndarray:
     cv2.putText(big, symbol, (margin, drawn + margin), 255, _face(), drawn, weight)
     x, y, w, h = cv2.boundingRect(big)
     return big[y : y + h, x : x + w]
+
+
+def stored_symbol(symbol: str, weight: int) -> np.ndarray | None:
+    """The symbol as `write_stored_symbols` drew it at STORED_SIZE in the stored weight
+    nearest `weight`; None without the file."""
+    nearest = min(STORED_WEIGHTS, key=lambda w: abs(w - weight))
+    return _stored(f"{symbol}@{nearest}")
+
+
+@functools.lru_cache(maxsize=64)
+def _stored(key: str) -> np.ndarray | None:
+    stored = _stored_file()
+    return None if stored is None else stored[key]
+
+
+@functools.cache
+def _stored_file():
+    return np.load(STORED_PATH) if STORED_PATH.exists() else None
+
+
+def write_stored_symbols(path: Path = STORED_PATH) -> None:
+    """Write every STORED_SYMBOLS symbol drawn at STORED_SIZE in every STORED_WEIGHTS
+    weight (`python -c "from pipeline._drawing import write_stored_symbols as w; w()"`;
+    a test holds the file equal to the font)."""
+    np.savez_compressed(path, **{f"{s}@{w}": _drawn_in_face(s, STORED_SIZE, w)
+                                 for s in STORED_SYMBOLS for w in STORED_WEIGHTS})
 
 
 @functools.cache

@@ -20,9 +20,15 @@ HELP_WIDTH = 80  # columns from which typer's help text no longer changes (click
 HELP_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "help.txt")
 
 
-def main() -> None:
+def console() -> None:
+    """The installed `snapsolve` script: `main`, with a plain photo command leaving the
+    process at once when its work is done (`_photo_command.finish`)."""
+    main(at_once=True)
+
+
+def main(at_once: bool = False) -> None:
     """Print the version for `--version`, the help for `--help`; run the command for
-    anything else."""
+    anything else (`at_once`: see `console`)."""
     args = sys.argv[1:]
     if args in VERSION_FLAGS:
         from ._version import __version__
@@ -37,7 +43,7 @@ def main() -> None:
 
     options = plain_photo_options(args)
     if options is not None:  # the plain photo command: no need to wait for typer
-        finish(run_safely(lambda: run_photos(**options)))
+        finish(run_safely(lambda: run_photos(**options)), at_once=at_once)
     from .cli import main as run
 
     run()
@@ -77,4 +83,4 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--write-help"]:
         write_help()
     else:
-        main()
+        console()

@@ -136,13 +136,26 @@ def run_safely(work: Callable[[], int]) -> int:
         return BROKEN_PIPE
 
 
-def finish(code: int) -> None:
-    """Flush what is left for stdout and exit with `code` (141 if the reader has left)."""
+def finish(code: int, at_once: bool = False) -> None:
+    """Flush what is left for stdout and exit with `code` (141 if the reader has left).
+
+    `at_once` (the console script's photo command, whose work is all done and written:
+    outputs renamed into place, workers joined, report closed) leaves the process without
+    the interpreter's teardown, once stdout and stderr are flushed: unloading NumPy and
+    OpenCV takes 45-90 ms at exit, a sixth of a one-photo command (docs/benchmarks.md).
+    Nothing of ours waits for that teardown (no atexit handler, no finaliser, on this
+    path); a library caller and the tests get a SystemExit as always."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_stdout()
         code = BROKEN_PIPE
+    if at_once:
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):  # stderr closed: nothing more can be said there
+            pass
+        os._exit(int(code))
     sys.exit(int(code))
 
 

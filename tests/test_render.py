@@ -14,6 +14,10 @@ from pipeline._drawing import (
     INK_PER_SIZE,
     RING,
     SANS_WEIGHTS,
+    STORED_PATH,
+    STORED_SIZE,
+    STORED_SYMBOLS,
+    STORED_WEIGHTS,
     _drawn_in_face,
     _face,
     _weight_for,
@@ -198,8 +202,43 @@ def test_the_narrow_canvas_draws_the_same_pixels(drawn, weight):
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
 def test_a_symbol_is_drawn_in_the_weight_for_its_stroke_ratio():
-    assert np.array_equal(drawn_symbol("7", 120, 0.15), _drawn_in_face("7", 120, _weight_for(0.15)))
+    nearest = min(STORED_WEIGHTS, key=lambda w: abs(w - _weight_for(0.15)))
+    stored = _drawn_in_face("7", STORED_SIZE, nearest)
+    assert np.array_equal(drawn_symbol("7", 120, 0.15), stored)
     assert drawn_symbol("7", 120, 0.24).sum() > 1.3 * drawn_symbol("7", 120, 0.1).sum()
+    large = STORED_SIZE + 40  # taller than the stored symbols: drawn anew, at its size
+    assert np.array_equal(drawn_symbol("7", large, 0.15),
+                          _drawn_in_face("7", large, _weight_for(0.15)))
+    assert np.array_equal(drawn_symbol("P", 120, 0.15),  # a 25x25 symbol: none stored
+                          _drawn_in_face("P", 120, _weight_for(0.15)))
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+def test_the_stored_symbols_are_the_fonts_own():
+    """pipeline/models/sans_symbols.npz is what OpenCV's font draws; after an OpenCV
+    upgrade that changes it, write it again (`_drawing.write_stored_symbols`)."""
+    with np.load(STORED_PATH) as stored:
+        assert sorted(stored.files) == sorted(
+            f"{s}@{w}" for s in STORED_SYMBOLS for w in STORED_WEIGHTS)
+        for symbol in STORED_SYMBOLS:
+            for weight in STORED_WEIGHTS[::4]:
+                assert np.array_equal(stored[f"{symbol}@{weight}"],
+                                      _drawn_in_face(symbol, STORED_SIZE, weight)), symbol
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="OpenCV 4: no variable font")
+@pytest.mark.parametrize("height,stroke", [(12, 2), (30, 4), (64, 9), (150, 22)])
+def test_a_symbol_shrunk_from_the_stored_one_looks_as_one_drawn_four_times_taller(height, stroke):
+    for symbol in "123456789ABCDEFG":
+        patch = symbol_patch(symbol, height, stroke)
+        big = _drawn_in_face(symbol, 4 * height, _weight_for(stroke / height))
+        width = max(1, round(big.shape[1] * height / big.shape[0]))
+        before = cv2.resize(big, (width, height), interpolation=cv2.INTER_AREA)
+        assert patch.shape[0] == height, symbol
+        assert abs(patch.shape[1] - width) <= max(1, width // 40), symbol  # 2 % at most
+        ink, ink_before = patch.astype(float).sum(), before.astype(float).sum()
+        spread = 0.2 if height < 20 else 0.12  # a few px of a tiny symbol weigh more
+        assert abs(ink - ink_before) <= spread * ink_before, symbol  # the stroke's weight
 
 
 def test_symbols_are_drawn_four_times_taller_up_to_64_px_then_at_their_own_size():
