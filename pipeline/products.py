@@ -12,6 +12,10 @@ product is made.
 Cells are numbered row-major; `Size` (box 3 -> 9x9, box 4 -> 16x16) says how many there are.
 Until `recognize`, cells are in the square's frame (as the grid lies in the photo); from the
 Reading on, in the upright frame (as the puzzle is meant to be read).
+
+A product that holds arrays compares by identity (ARRAYS, `eq=False`): arrays have no one
+truth value to compare by, and leaving out the generated `__eq__` and `__hash__` saves
+a third of the 20 ms these classes took to create at every start.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from enum import IntEnum
 import numpy as np
 
 from solver.size import Size
+
+ARRAYS = {"frozen": True, "eq": False}  # the dataclass options of a product holding arrays
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class Header:
     exif: bytes | None = None  # the raw JPEG APP1 Exif segment, kept for the output
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Photo:
     """Stage load: the decoded photo, BGR pixels in the file's raw frame, and its header."""
 
@@ -43,7 +49,7 @@ class Photo:
     header: Header
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Outline:
     """Stage grid: where the grid's outer border lies in the photo."""
 
@@ -53,7 +59,7 @@ class Outline:
     score: float  # how much the quad looks like a grid of that size, 0..1
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Geometry:
     """Where the grid lies, for drawing back onto the photo: the square's homography and
     lattice, and (once the digits are read) the quarter turns that make it upright."""
@@ -71,7 +77,7 @@ class Geometry:
         return np.rot90(np.arange(n * n).reshape(n, n), self.turns).ravel()
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Square:
     """Stage square: the grid warped to a square seen from the front, and its lines."""
 
@@ -81,7 +87,7 @@ class Square:
     geometry: Geometry
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class CellInk:
     """The ink of every cell window, kept for a second, closer look at blank cells."""
 
@@ -91,7 +97,7 @@ class CellInk:
     filled: np.ndarray  # (cells,) bool, as judged by the cells stage
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Mark:
     """The ink judged to be one cell's glyph: a box of the square and the mask in it."""
 
@@ -109,7 +115,7 @@ class Style:
     offset: tuple[float, float] = (0.0, 0.0)  # the ink's centre from the cell's centre, x, y
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Cells:
     """Stage cells: which cells hold a glyph, how clearly, and the ink that makes it."""
 
@@ -121,7 +127,7 @@ class Cells:
     style: Style
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Glyphs:
     """Stage glyphs: each cell's mark normalised to a small square image, 0 where blank."""
 
@@ -147,7 +153,7 @@ class Ink(IntEnum):
     PEN = 2  # an entry, written by hand (pen or pencil)
 
 
-@dataclass(frozen=True)
+@dataclass(**ARRAYS)
 class Reading:
     """Stage recognize: the board as read, upright, with per-cell probabilities: the
     printed givens, and the entries written by hand."""
