@@ -12,7 +12,7 @@ so machine load hits both alike; the ratio is the median of the ratios of each p
 caches (PYTHONDONTWRITEBYTECODE is dropped for the commands), as it does for an installed
 package: the warm-up run writes them. `--code DIR` runs the package found in DIR (e.g. an
 export of another branch) instead of this one, to measure before and after with the same
-harness.
+harness (with `--script`, a console script written for that code's entry point).
 """
 
 from __future__ import annotations
@@ -69,12 +69,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo", type=Path, default=PHOTO)
     parser.add_argument("--code", type=Path, default=None,
                         help="folder holding the pipeline package to run (default: this one)")
+    parser.add_argument("--script", type=Path, default=None,
+                        help="console script to run (default: the installed one; for --code "
+                        "whose entry point differs, a script written as pip writes it)")
     args = parser.parse_args(argv)
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
     if args.code is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(args.code.resolve()), env.get("PYTHONPATH", "")])
-    command = snapsolve()
+    command = snapsolve() if args.script is None else [sys.executable, str(args.script)]
     samples: dict[str, list[float]] = {"python": [], "floor": [], "photo": [], "help": [],
                                        "version": []}
     print(f"load before: {load()}")
