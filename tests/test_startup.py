@@ -204,3 +204,47 @@ def test_the_plain_reader_knows_every_subcommand():
 
     group = typer.main.get_command(app)
     assert set(SUBCOMMANDS) == set(group.commands) - {DefaultCommandGroup.default_command}
+
+
+def console(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """A whole run of the installed console script's entry point, `_entry.console`."""
+    code = ("import atexit\natexit.register(print, 'TEARDOWN')\n"  # runs only on a normal exit
+            "from pipeline._entry import console\nconsole()")
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_the_console_script_leaves_at_once_with_everything_written_and_said(tmp_path):
+    """A plain photo command ends the process itself (no interpreter teardown): every line
+    is still printed, the photo written, the report closed, the code the documented one."""
+    report = tmp_path / "report.csv"
+    done = console("--output", str(tmp_path), "--report", str(report), str(PHOTO),
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "TEARDOWN" not in done.stdout  # left at once, not through sys.exit
+    assert done.stdout.rstrip().endswith(")")  # the last line: the difficulty, "(...)"
+    assert (tmp_path / "newspaper-640x480.solved.jpg").stat().st_size > 10_000
+    assert len(report.read_text().splitlines()) == 2
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".snapsolve")]
+    unsolved = console("--json", str(ROOT / "README.md"), cwd=tmp_path)
+    assert unsolved.returncode == 2 and '"status": "unreadable"' in unsolved.stdout
+    missing = console(str(tmp_path / "missing.jpg"), cwd=tmp_path)
+    assert missing.returncode == 1 and "no such file" in missing.stderr
+    version = console("--version", cwd=tmp_path)  # no photo: the usual exit
+    assert version.returncode == 0 and "TEARDOWN" in version.stdout
+
+
+def test_the_console_script_ends_quietly_when_its_reader_leaves(tmp_path):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for i in range(3):
+        (photos / f"p{i}.jpg").write_bytes(PHOTO.read_bytes())
+    code = "from pipeline._entry import console\nconsole()"
+    proc = subprocess.Popen([sys.executable, "-c", code, "--jobs", "1", "--output",
+                             str(tmp_path), str(photos)], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert b"solved" in first
+    assert proc.wait(timeout=120) == 141 and "Traceback" not in err
