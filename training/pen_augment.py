@@ -48,3 +48,22 @@ def augmented(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                 moved = thinner
         out[i] = moved
     return np.clip(out, 0.0, 1.0)
+
+
+ELASTIC_ALPHA = 16.0  # px: scale of the smoothed random displacement field (half of
+# Simard et al. 2003's for 28 px digits: theirs turns a 1 into a 5 at our stroke widths)
+ELASTIC_SIGMA = 4.0  # px: its smoothing, so neighbouring pixels move together (a wavy hand)
+
+
+def elastic(images: np.ndarray, rng: np.random.Generator, share: float) -> np.ndarray:
+    """(N, side, side) glyphs, a `share` of them bent by a smooth random displacement field
+    (elastic distortion: the wobble of another hand's strokes)."""
+    out = images.copy()
+    side = images.shape[1]
+    grid = np.mgrid[0:side, 0:side].astype(np.float32)
+    for i in np.nonzero(rng.random(len(images)) < share)[0]:
+        field = rng.uniform(-1, 1, (2, side, side)).astype(np.float32)
+        dy, dx = (cv2.GaussianBlur(f, (0, 0), ELASTIC_SIGMA) * ELASTIC_ALPHA for f in field)
+        out[i] = cv2.remap(images[i], grid[1] + dx, grid[0] + dy, cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return np.clip(out, 0.0, 1.0)

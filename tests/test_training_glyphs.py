@@ -1,0 +1,42 @@
+"""The training-side glyph helpers for the pen digit head (training/mnist_digits.py and
+training/pen_augment.elastic): MNIST made into the runtime's glyph format, and the
+augmentations keeping glyphs in range."""
+
+import numpy as np
+
+from pipeline._glyph import GLYPH, GLYPH_BOX
+from training.mnist_digits import glyph_of, softened
+from training.pen_augment import elastic
+
+
+def _bar(height: int = 16, width: int = 4) -> np.ndarray:
+    image = np.zeros((28, 28), np.float32)
+    image[4 : 4 + height, 10 : 10 + width] = 1.0
+    return image
+
+
+def test_an_mnist_digit_becomes_a_runtime_glyph():
+    glyph = glyph_of(_bar())
+    rows = np.nonzero(glyph.max(axis=1) > 0.5)[0]
+    assert glyph.shape == (GLYPH, GLYPH)
+    assert glyph.max() == 1.0
+    assert abs(len(rows) - GLYPH_BOX) <= 2  # the larger side scaled to the glyph box
+    assert abs((rows.min() + rows.max()) / 2 - (GLYPH - 1) / 2) <= 1.5  # centred
+
+
+def test_softened_glyphs_keep_their_shape_and_top():
+    glyphs = np.stack([glyph_of(_bar()), glyph_of(_bar(12, 8))])
+    soft = softened(glyphs, np.random.default_rng(0))
+    assert soft.shape == glyphs.shape and soft.min() >= 0 and soft.max() <= 1
+    assert np.all(soft.reshape(2, -1).max(axis=1) > 0.9)
+    assert np.corrcoef(soft.ravel(), glyphs.ravel())[0, 1] > 0.8
+
+
+def test_elastic_bends_only_its_share():
+    glyphs = np.stack([glyph_of(_bar())] * 4)
+    rng = np.random.default_rng(1)
+    assert np.array_equal(elastic(glyphs, rng, 0.0), glyphs)
+    bent = elastic(glyphs, rng, 1.0)
+    assert bent.min() >= 0 and bent.max() <= 1
+    assert not np.array_equal(bent, glyphs)
+    assert np.all(np.abs(bent.sum(axis=(1, 2)) / glyphs.sum(axis=(1, 2)) - 1) < 0.3)
