@@ -5,7 +5,8 @@
 Runs the real command (`snapsolve --json --overwrite --output TMP FOLDER`, the installed
 console script, as benchmarks.startup runs it) on a folder of the first N photos of
 ../shared/data/photos/train (default 60), wall-clock, median of the runs; the speed-up is the
-ratio of the medians measured in the same session.
+ratio of the medians measured in the same session. `--code DIR [--script PATH]` runs
+another version of the package, as benchmarks.startup does.
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ import time
 from pathlib import Path
 
 from benchmarks import dataset
-from benchmarks.startup import snapsolve
+from benchmarks.startup import add_code_options, command_and_env
 
 
-def one_run(jobs: int, folder: str) -> tuple[float, int]:
+def one_run(jobs: int, folder: str, command: list[str], env: dict[str, str]) -> tuple[float, int]:
     """Wall-clock seconds and number of records of one run."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = [*snapsolve(), "--json", "--overwrite", "--output", out, "--jobs", str(jobs), folder]
+        cmd = [*command, "--json", "--overwrite", "--output", out, "--jobs", str(jobs), folder]
         start = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, text=True)
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env)
         seconds = time.perf_counter() - start
     records = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
     return seconds, len(records)
@@ -39,7 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--photos", type=int, default=60, help="photos in the folder (0: all)")
+    add_code_options(parser)
     args = parser.parse_args(argv)
+    command, env = command_and_env(args.code, args.script)
     source = dataset.PHOTOS / "train"
     if not source.is_dir():
         print("benchmarks.batch: no photo dataset at", dataset.PHOTOS, "- skipped")
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             (Path(folder) / photo.name).symlink_to(photo)
         for _ in range(args.runs):  # interleaved, so load hits every setting alike
             for jobs in args.jobs:
-                seconds, photos = one_run(jobs, folder)
+                seconds, photos = one_run(jobs, folder, command, env)
                 samples[jobs].append(seconds)
     base = statistics.median(samples[args.jobs[0]])
     print(f"{'jobs':>4} {'photos':>6} {'median s':>9} {'photos/s':>9} {'speed-up':>9}")

@@ -48,6 +48,25 @@ def snapsolve() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "pipeline.cli"]
 
 
+def add_code_options(parser: argparse.ArgumentParser) -> None:
+    """--code and --script: run another version of the package (see `command_and_env`)."""
+    parser.add_argument("--code", type=Path, default=None,
+                        help="folder holding the pipeline package to run (default: this one)")
+    parser.add_argument("--script", type=Path, default=None,
+                        help="console script to run (default: the installed one; for --code "
+                        "whose entry point differs, a script written as pip writes it)")
+
+
+def command_and_env(code: Path | None, script: Path | None) -> tuple[list[str], dict[str, str]]:
+    """The snapsolve command and its environment: the installed script, or `script`, running
+    the package in `code` when given. Bytecode caches allowed, as for an installed package."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
+    if code is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(code.resolve()), env.get("PYTHONPATH", "")])
+    return (snapsolve() if script is None else [sys.executable, str(script)]), env
+
+
 def seconds(cmd: list[str], env: dict[str, str]) -> float:
     """Wall-clock seconds of one whole process (raises when it fails)."""
     start = time.perf_counter()
@@ -67,17 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--photo", type=Path, default=PHOTO)
-    parser.add_argument("--code", type=Path, default=None,
-                        help="folder holding the pipeline package to run (default: this one)")
-    parser.add_argument("--script", type=Path, default=None,
-                        help="console script to run (default: the installed one; for --code "
-                        "whose entry point differs, a script written as pip writes it)")
+    add_code_options(parser)
     args = parser.parse_args(argv)
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its .pyc files
-    if args.code is not None:
-        env["PYTHONPATH"] = os.pathsep.join([str(args.code.resolve()), env.get("PYTHONPATH", "")])
-    command = snapsolve() if args.script is None else [sys.executable, str(args.script)]
+    command, env = command_and_env(args.code, args.script)
     samples: dict[str, list[float]] = {"python": [], "floor": [], "photo": [], "help": [],
                                        "version": []}
     print(f"load before: {load()}")
