@@ -263,6 +263,47 @@ def test_an_entry_read_98_percent_as_another_digit_is_not_called_wrong():
     assert solved.wrong == () and solved.unreadable == (blank,)
 
 
+def _unsure_among(wrong_written: int) -> tuple[Reading, int]:
+    """30 entries read surely, `wrong_written` of them wrong digits, and one more read 90 %
+    as another digit and 5 % as the solution's: between right and wrong on its own."""
+    blanks = [i for i, ch in enumerate(PUZZLE) if ch == "0"]
+    entries = ["0"] * 81
+    for i, cell in enumerate(blanks[:30]):
+        right = SOLUTION[cell]
+        entries[cell] = right if i >= wrong_written else str(int(right) % 9 + 1)
+    unsure = blanks[30]
+    other = str(int(SOLUTION[unsure]) % 9 + 1)
+    entries[unsure] = other
+    reading = _with_entries("".join(entries), sure=0.999)
+    reading.entry_probabilities[unsure, 1:] = 0.05 / 8
+    reading.entry_probabilities[unsure, int(other)] = 0.9
+    reading.entry_probabilities[unsure, int(SOLUTION[unsure])] = 0.05
+    return reading, unsure
+
+
+def test_an_unsure_entry_of_a_writer_whose_other_entries_are_right_is_right():
+    """Taken alone (one in ten entries wrong) the unsure entry is unreadable; beside 30
+    entries all right it is right: this writer is seldom wrong."""
+    from pipeline.solve import PRIOR_WRONG, entry_verdicts, writers_prior
+
+    reading, unsure = _unsure_among(0)
+    alone = dict(entry_verdicts(reading, PUZZLE, SOLUTION))
+    assert alone[unsure] == "unreadable"
+    assert writers_prior(reading, PUZZLE, SOLUTION) < PRIOR_WRONG / 3
+    solved = solve_reading(reading)
+    assert solved.entries[unsure] == SOLUTION[unsure] and not solved.unreadable
+    assert solved.wrong == ()
+
+
+def test_an_unsure_entry_of_a_writer_often_wrong_stays_unreadable():
+    from pipeline.solve import PRIOR_WRONG, writers_prior
+
+    reading, unsure = _unsure_among(6)
+    assert writers_prior(reading, PUZZLE, SOLUTION) > PRIOR_WRONG
+    solved = solve_reading(reading)
+    assert solved.unreadable == (unsure,) and len(solved.wrong) == 6
+
+
 def test_a_correction_whose_solution_calls_most_entries_wrong_is_refuted():
     """The entries (all written right) weigh a corrected board's solution: one that calls
     most of them wrong is refuted, the right one, or an uncorrected board, never."""
