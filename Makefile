@@ -38,6 +38,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.robustness
 	$(BIN)/python -m benchmarks.corners
 	$(BIN)/python -m benchmarks.faint
+	$(BIN)/python -m benchmarks.pen --variants
+	$(BIN)/python -m benchmarks.pen_verdicts
 
 # snapsolve's solver against the pip-installable peers (the bench extra installs them)
 bench-peers: $(STAMP)
