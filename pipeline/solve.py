@@ -146,7 +146,7 @@ def writers_prior(reading: Reading, board: str, solution: str | None) -> float:
 
 
 def entry_verdicts(
-    reading: Reading, board: str, solution: str | None, prior: float = PRIOR_WRONG
+    reading: Reading, board: str, solution: str | None, prior: float | None = None
 ) -> Iterator[tuple[int, str]]:
     """(cell, verdict) for each handwritten entry on a cell that is no given of `board`:
     'right', 'wrong' or 'unreadable'. With a solution, each entry is weighed by Bayes'
@@ -160,6 +160,7 @@ def entry_verdicts(
     (a given always agrees with the solution), one that disagrees may be a misread given.
     Without a solution, 'right' means read at least ENTRY_SURE surely."""
     symbols = reading.size.symbols
+    prior = PRIOR_WRONG if prior is None else prior
     for cell, (entry, given) in enumerate(zip(reading.entries, board, strict=True)):
         if entry == "0" or given != "0":
             continue
