@@ -39,6 +39,7 @@ from benchmarks.pen_data import (
     planted,
     wrong_swaps,
 )
+from pipeline._pen_net import PenNet
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
 from pipeline.products import Header, Ink, Photo
@@ -53,13 +54,13 @@ ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
 SEED = 14
 
 
-def run_pixels(pixels: np.ndarray):
-    """Read and solve pixels as the CLI does: (reading, solved, seconds); None, None when
-    the photo fails."""
+def run_pixels(pixels: np.ndarray, pen: PenNet | bool = True):
+    """Read and solve pixels as the CLI does (`pen`: the ink classifier, True for the
+    shipped one): (reading, solved, seconds); None, None when the photo fails."""
     started = time.perf_counter()
     photo = Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
     try:
-        reading = read_photo(photo, engine_named("builtin"))
+        reading = read_photo(photo, engine_named("builtin"), pen=pen)
         solved = solve_reading(reading)
     except SnapsolveError:
         return None, None, time.perf_counter() - started

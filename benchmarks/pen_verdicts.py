@@ -26,13 +26,9 @@ import numpy as np
 
 import pipeline.solve as solve
 from benchmarks import dataset
-from benchmarks.pen import PLANTED, SEED, judge
+from benchmarks.pen import PLANTED, SEED, judge, run_pixels
 from benchmarks.pen_data import cell_quads, greyed, mixed_photos, pixels_of, planted, wrong_swaps
 from pipeline._pen_net import PenNet
-from pipeline.errors import SnapsolveError
-from pipeline.products import Header, Photo
-from pipeline.settings import engine_named
-from pipeline.stages import read_photo
 
 CACHE = Path(__file__).resolve().parent.parent / "training" / "cache"
 FOLDS = 4
@@ -60,16 +56,10 @@ def readings() -> list[tuple[str, object, object, object, tuple]]:
     fold model that left it out."""
     left = json.loads((CACHE / "pen_folds.json").read_text())
     nets = {k: PenNet.load(CACHE / f"pen_fold{k}.npz") for k in range(FOLDS)}
-    engine = engine_named("builtin")
     rng = np.random.default_rng(SEED)
 
     def run(pixels, net):
-        photo = Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
-        try:
-            reading = read_photo(photo, engine, pen=net)
-            return reading, solve.solve_reading(reading)
-        except SnapsolveError:
-            return None, None
+        return run_pixels(pixels, net)[:2]
 
     cases = []
     for photo in mixed_photos(held_out=False):

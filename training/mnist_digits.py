@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline._glyph import normalise_glyph
+from pipeline.glyphs import GROW
 
 INKED = 0.1  # an MNIST pixel at this share of full ink or more is ink (its mask); the
 # fainter anti-aliased rim outside it is dropped, as the pipeline's binarised mask does
@@ -35,7 +36,7 @@ def glyph_of(image: np.ndarray) -> np.ndarray:
     """The runtime's glyph of one MNIST image (ink 0..1, bright on dark as MNIST is)."""
     import cv2
 
-    mask = cv2.dilate((image >= INKED).astype(np.uint8), np.ones((3, 3), np.uint8))
+    mask = cv2.dilate((image >= INKED).astype(np.uint8), GROW)  # grown as a mark's is
     return normalise_glyph(image, mask)
 
 
