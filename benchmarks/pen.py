@@ -5,8 +5,10 @@
 On ../shared/data/photos/mixed-train, the held-out quarter and the training part
 separately (benchmarks/dataset.is_held_out): grid found, cells classified right (empty /
 printed / pen), givens exact (as read, and as used after correction), pen digits read
-right, all 81 exact (givens used and every entry), solved right, wrong solutions, and the
-time per photo against the same puzzle's printed photo in train/. With --variants, also:
+right, all 81 exact (givens used and every entry, none doubtful or unreadable), solved
+right, wrong solutions, entries flagged doubtful (read surely as a digit the solution
+disagrees with, not surely wrong: planted wrong ones, and right ones), and the time per
+photo against the same puzzle's printed photo in train/. With --variants, also:
 black pen and pencil (the pen strokes greyed), planted wrong entries (a pen cell's image
 swapped for another pen digit of the same photo: wrong entries found, right entries called
 wrong), partial fills (a third of the pen cells erased to the paper's colour), candidate
@@ -96,7 +98,8 @@ def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = 
     checked = solved.entries or "0" * 81
     exact_entries = all(checked[c] == wanted.get(c, "0") for c in range(81)
                         if photo.givens[c] == "0")
-    out["all81"] = bool(out["givens_used"]) and exact_entries and not solved.unreadable
+    out["all81"] = (bool(out["givens_used"]) and exact_entries and not solved.unreadable
+                    and not solved.doubtful)
     out["solved_right"] = solved.status == "solved" and solved.solution == photo.solution
     out["wrong_solution"] = solved.status == "solved" and solved.solution != photo.solution
     wrong = set(solved.wrong)
@@ -104,6 +107,10 @@ def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = 
     out["planted_found"] = len(wrong & planted_cells)
     out["right_called_wrong"] = len(wrong - planted_cells)
     out["unreadable"] = len(solved.unreadable)
+    doubtful = set(solved.doubtful)
+    out["planted_doubtful"] = len(doubtful & planted_cells)
+    out["right_doubtful"] = sum(1 for c in doubtful - planted_cells
+                                if wanted.get(c) == photo.solution[c])
     if void is not None:  # taken for an entry (right or wrong) or for a given
         out["void_taken"] = sum(1 for c in np.flatnonzero(void).tolist()
                                 if checked[c] != "0" or c in wrong or solved.board[c] != "0")
@@ -165,13 +172,14 @@ def table(part: str, totals: dict[str, Counter]) -> list[str]:
             return f"{100 * c[k] / max(total, 1):.1f} % ({c[k]})"
 
         planted_text = f"{pc('planted_found', c['planted'])}" if c["planted"] else "–"
+        doubt_text = f"{c['planted_doubtful']} / {c['right_doubtful']}"
         void_text = f"{c['void_taken']} of {c['void']}" if c["void"] else "–"
         rows.append(
             f"| {part} | {name} | {n} | {pc('grid')} | "
             f"{100 * c['cells'] / max(81 * c['grid'], 1):.2f} % | {pc('givens_read')} | "
             f"{pc('givens_used')} | {100 * c['pen_right'] / pen:.2f} % | {pc('all81')} | "
             f"{pc('solved_right')} | {c['wrong_solution']} | {c['unreadable']} | "
-            f"{planted_text} | {c['right_called_wrong']} | {void_text} |"
+            f"{planted_text} | {c['right_called_wrong']} | {doubt_text} | {void_text} |"
         )
     t = totals["time"]
     rows.append(f"| {part} | median s per photo: pen {t['pen']:.3f}, its printed twin "
@@ -183,8 +191,8 @@ HEADER = (
     "| part | photos as | photos | grid found | cells classified right | givens exact (read) | "
     "givens exact (used) | pen digits right | all 81 exact | solved right | wrong solutions "
     "| unreadable entries | planted wrong found | right entries called wrong "
-    "| notes or struck digits taken for entries |\n"
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| flagged doubtful: planted wrong / right | notes or struck digits taken for entries |\n"
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 )
 
 

@@ -18,7 +18,8 @@ from ._stats import median
 from .products import Drawing, Geometry
 
 INK = (34, 34, 220)  # BGR red: stands apart from black print and blue pen
-RING = (0, 160, 255)  # BGR orange: marks readings that were corrected, for the user to check
+RING = (0, 160, 255)  # BGR orange: marks readings that were corrected, or entries in doubt,
+# for the user to check
 WRONG = (200, 0, 200)  # BGR magenta: marks a wrong entry, apart from red fill and blue pen
 HINT = (40, 150, 0)  # BGR green: a hint, its cells and its units
 SHADE = 70  # of 255: how strongly a hint's units are shaded
@@ -133,8 +134,8 @@ def flat_planes(geometry: Geometry, drawing: Drawing, side: int) -> list[Plane]:
     hint = drawing.hint
     if hint is not None and hint.shade:
         planes.append((grid.shaded(hint.shade), HINT))
-    if drawing.rings:
-        planes.append((grid.rings(drawing.rings), RING))
+    if drawing.rings or drawing.doubtful:
+        planes.append((grid.rings((*drawing.rings, *drawing.doubtful)), RING))
     if drawing.wrong:
         planes.append((grid.rings(drawing.wrong), WRONG))
     if hint is not None and hint.ringed:
@@ -145,9 +146,10 @@ def flat_planes(geometry: Geometry, drawing: Drawing, side: int) -> list[Plane]:
         planes.append((grid.symbols(hint.placements.items()), HINT))
     if hint is not None and hint.struck:
         planes.append((grid.struck(hint.struck), HINT))
-    told = [(cell, s) for cell, s in drawing.wrong.items() if s is not None]
-    if told:  # the right symbol, small, in the wrong entry's corner
-        planes.append((grid.symbols(told, NOTE_SIZE, NOTE_AT), WRONG))
+    for marked, colour in ((drawing.wrong, WRONG), (drawing.doubtful, RING)):
+        told = [(cell, s) for cell, s in marked.items() if s is not None]
+        if told:  # the right symbol, small, in the entry's corner
+            planes.append((grid.symbols(told, NOTE_SIZE, NOTE_AT), colour))
     return planes
 
 

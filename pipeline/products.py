@@ -199,6 +199,8 @@ class Solved:
     entries: str = ""  # the entries checked, canonical, '0' where none ("" for none)
     wrong: tuple[int, ...] = ()  # cells whose entry is not the solution's
     unreadable: tuple[int, ...] = ()  # cells whose handwriting was too uncertain to check
+    doubtful: tuple[int, ...] = ()  # cells read surely as a symbol the solution disagrees
+    # with, but not surely enough wrong to say so (the handwriting may be misread)
 
 
 @dataclass(frozen=True)
@@ -221,4 +223,7 @@ class Drawing:
     style: Style = Style()
     wrong: dict[int, str | None] = field(default_factory=dict)  # a wrong entry's cell ->
     # the right symbol, shown small beside it (None: marked, not told)
+    doubtful: dict[int, str | None] = field(default_factory=dict)  # a doubtful entry's
+    # cell -> the right symbol (None: not told), ringed for the user to check like a
+    # corrected reading
     hint: HintMarks | None = None  # a hint instead of the solution

@@ -89,8 +89,10 @@ def describe(rec: Record, detailed: bool) -> str:
     entries = rec.extra.get("entries") or ""
     if rec.board and entries.strip("0") and len(rec.board) == 81:
         wrong = set(rec.extra.get("wrong_entries") or ())
-        parts += ["", "Board as read (5 printed, 5' written by you, 5! written and wrong):",
-                  marked_grid(rec.board, entries, wrong)]
+        doubtful = set(rec.extra.get("doubtful_entries") or ())
+        key = "5 printed, 5' written by you, 5! written and wrong"
+        key += ", 5? to check" if doubtful else ""
+        parts += ["", f"Board as read ({key}):", marked_grid(rec.board, entries, wrong, doubtful)]
     elif rec.board:
         parts += ["", "Board as read:", shown_grid(rec.board)]
     advice = advice_lines(rec)
@@ -103,9 +105,11 @@ def describe(rec: Record, detailed: bool) -> str:
 
 
 
-def marked_grid(board: str, entries: str, wrong: set[str]) -> str:
-    """The givens and the entries in one grid with box separators, an entry marked ' (or
-    ! when wrong), each cell two characters wide."""
+def marked_grid(
+    board: str, entries: str, wrong: set[str], doubtful: frozenset[str] | set[str] = frozenset()
+) -> str:
+    """The givens and the entries in one grid with box separators, an entry marked ' (!
+    when wrong, ? when doubtful), each cell two characters wide."""
     n = round(len(board) ** 0.5)
     box = round(n**0.5)
     cells = []
@@ -114,7 +118,7 @@ def marked_grid(board: str, entries: str, wrong: set[str]) -> str:
         if given != "0":
             cells.append(f"{given} ")
         elif entry != "0":
-            cells.append(entry + ("!" if name in wrong else "'"))
+            cells.append(entry + ("!" if name in wrong else "?" if name in doubtful else "'"))
         else:
             cells.append(". ")
     rows = []
@@ -199,6 +203,8 @@ def _row(rec: Record) -> dict:
     if "entries" in row:
         row["entries_written"] = sum(ch != "0" for ch in row["entries"])
         row["entries_wrong"] = len(row["wrong_entries"])
+        row["entries_doubtful"] = len(row.get("doubtful_entries") or ())
+        row["entries_unreadable"] = len(row.get("unreadable_entries") or ())
     return row
 
 

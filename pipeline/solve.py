@@ -34,6 +34,7 @@ PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting i
 PRIOR_WEIGHT = 10  # entries' worth of that prior against the photo's own verdicts: a writer
 # whose other entries are right is seldom wrong in an unsure one (out of fold, the training
 # part: 20 more of 116 photos all 81 exact, 4 fewer of 348 planted wrong entries found)
+JUDGED = ("right", "wrong")  # the verdicts that tell how often a writer is wrong
 MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
 # more from a photo holds handwriting read as print
 FILLED_ODDS = 0.01  # what such a board's confidence keeps: it is worth a look
@@ -115,24 +116,24 @@ def check_entries(solved: Solved, reading: Reading) -> Solved:
     """The solved board with the reading's handwritten entries checked against its
     solution (`entry_verdicts`), with the writer's own prior (`writers_prior`). Without a
     unique solution, an entry stands as read when it is read at least ENTRY_SURE surely,
-    and is unreadable otherwise. A cell that became a given by correction holds no entry."""
+    and is unreadable otherwise. A doubtful entry stands as read; an unreadable one is
+    left out. A cell that became a given by correction holds no entry."""
     if not reading.entries or reading.entry_probabilities is None:
         return solved
     # only a unique solution says what an entry should be: one of several says nothing
     solution = solved.solution if solved.status == "solved" else None
     prior = writers_prior(reading, solved.board, solution)
     entries = ["0"] * len(solved.board)
-    unreadable, wrong = [], []
+    judged: dict[str, list[int]] = {"unreadable": [], "wrong": [], "doubtful": []}
     for cell, verdict in entry_verdicts(reading, solved.board, solution, prior):
+        if verdict in judged:
+            judged[verdict].append(cell)
         if verdict == "unreadable":
-            unreadable.append(cell)
             continue
-        if verdict == "wrong":
-            wrong.append(cell)
         right = solution is not None and verdict == "right"
         entries[cell] = solution[cell] if right else reading.entries[cell]
-    return replace(solved, entries="".join(entries), wrong=tuple(wrong),
-                   unreadable=tuple(unreadable))
+    return replace(solved, entries="".join(entries), wrong=tuple(judged["wrong"]),
+                   unreadable=tuple(judged["unreadable"]), doubtful=tuple(judged["doubtful"]))
 
 
 def writers_prior(reading: Reading, board: str, solution: str | None) -> float:
@@ -141,7 +142,7 @@ def writers_prior(reading: Reading, board: str, solution: str | None) -> float:
     PRIOR_WRONG) of the photo's entries (the mean of a beta prior after them)."""
     if solution is None:
         return PRIOR_WRONG
-    verdicts = [v for _, v in entry_verdicts(reading, board, solution) if v != "unreadable"]
+    verdicts = [v for _, v in entry_verdicts(reading, board, solution) if v in JUDGED]
     return (verdicts.count("wrong") + PRIOR_WRONG * PRIOR_WEIGHT) / (len(verdicts) + PRIOR_WEIGHT)
 
 
@@ -149,15 +150,17 @@ def entry_verdicts(
     reading: Reading, board: str, solution: str | None, prior: float | None = None
 ) -> Iterator[tuple[int, str]]:
     """(cell, verdict) for each handwritten entry on a cell that is no given of `board`:
-    'right', 'wrong' or 'unreadable'. With a solution, each entry is weighed by Bayes'
-    rule: the handwriting's probability of the solution's digit against the mean of the
-    others' (a wrong entry may be any of them), with most entries right (`prior` of them
-    wrong, PRIOR_WRONG unless the photo's own is known: `writers_prior`); it
-    is wrong, or right, when that is at least ENTRY_SURE probable, unreadable in between
-    (never guessed). It is unreadable when the cell is less than ENTRY_INK surely inked,
-    and is called wrong only when at least ENTRY_INK surely handwriting: a cell the
-    classifier doubts is print or pen whose digit is the solution's is right either way
-    (a given always agrees with the solution), one that disagrees may be a misread given.
+    'right', 'wrong', 'doubtful' or 'unreadable'. With a solution, each entry is weighed by
+    Bayes' rule: the handwriting's probability of the solution's digit against the mean of
+    the others' (a wrong entry may be any of them), with most entries right (`prior` of
+    them wrong, PRIOR_WRONG unless the photo's own is known: `writers_prior`); it is wrong,
+    or right, when that is at least ENTRY_SURE probable. In between it is doubtful when
+    read at least ENTRY_SURE surely as another digit (written wrong, or misread: the user
+    is asked to look), unreadable otherwise (never guessed). It is unreadable when the cell
+    is less than ENTRY_INK surely inked, and is called wrong (or doubtful) only when at
+    least ENTRY_INK surely handwriting: a cell the classifier doubts is print or pen whose
+    digit is the solution's is right either way (a given always agrees with the solution),
+    one that disagrees may be a misread given.
     Without a solution, 'right' means read at least ENTRY_SURE surely."""
     symbols = reading.size.symbols
     prior = PRIOR_WRONG if prior is None else prior
@@ -179,6 +182,8 @@ def entry_verdicts(
             yield cell, "wrong" if pen >= ENTRY_INK else "unreadable"
         elif 1 - p_wrong >= ENTRY_SURE:
             yield cell, "right"
+        elif digits.max() >= ENTRY_SURE and entry != solution[cell] and pen >= ENTRY_INK:
+            yield cell, "doubtful"
         else:
             yield cell, "unreadable"
 
@@ -200,7 +205,7 @@ def refuted(reading: Reading, used: BoardUsed) -> bool:
             or reading.entry_probabilities is None:
         return False
     verdicts = [v for _, v in entry_verdicts(reading, used.board, used.outcome.solution)
-                if v != "unreadable"]
+                if v in JUDGED]
     return bool(verdicts) and verdicts.count("wrong") > MOST_WRONG * len(verdicts)
 
 

@@ -18,7 +18,7 @@ from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
 from .records import Record, Status, solver_status
 
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
-LISTED = 6  # wrong or unreadable entries named in the message, at most
+LISTED = 6  # wrong, doubtful or unreadable entries named in the message, at most
 
 
 def photo_record(
@@ -37,6 +37,7 @@ def photo_record(
         "entries": printed_board(solved.entries or "0" * size.cells, alphabet),
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
+        "doubtful_entries": [size.cell_name(c) for c in solved.doubtful],
         "cells": ink_classes(reading),
         **advice_fields(advice, None if alphabet == DIGITS else (
             lambda v: printed_symbol(size.symbol_of(v), alphabet))),
@@ -100,6 +101,8 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
     written = sum(ch != "0" for ch in solved.entries)
     if written:
         parts.append(_entries_sentence(reading, solved, written, check))
+    if solved.doubtful:
+        parts.append(_doubtful_sentence(reading, solved, check))
     if solved.unreadable:
         cells = ", ".join(reading.size.cell_name(c) for c in solved.unreadable[:LISTED])
         parts.append(f"{len(solved.unreadable)} cell(s) hold handwriting too unclear to check:"
@@ -108,8 +111,12 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
 
 
 def _entries_sentence(reading: Reading, solved: Solved, written: int, check: bool) -> str:
-    """'all 41 of your entries are right', or which are wrong."""
+    """'all 41 of your entries are right', or which are wrong (a doubtful entry is
+    neither: it has a sentence of its own)."""
     if not solved.wrong:
+        judged = written - len(solved.doubtful)
+        if solved.doubtful:
+            return f"{judged} of your {written} entries are right"
         return f"all {written} of your entries are right"
     named = []
     for cell in solved.wrong[:LISTED]:
@@ -124,13 +131,28 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
     return f"{len(solved.wrong)} of your {written} entries are wrong: {', '.join(named)}{more}"
 
 
+def _doubtful_sentence(reading: Reading, solved: Solved, check: bool) -> str:
+    """'please check r1c4: it looks like a 9 (it should be 2), perhaps misread'."""
+    named = []
+    for cell in solved.doubtful[:LISTED]:
+        name = reading.size.cell_name(cell)
+        looks = printed_symbol(solved.entries[cell], reading.alphabet)
+        right = "" if check else (
+            f" (it should be {printed_symbol(solved.solution[cell], reading.alphabet)})")
+        named.append(f"{name} looks like a {looks}{right}")
+    more = ", ..." if len(solved.doubtful) > LISTED else ""
+    return (f"please check {len(solved.doubtful)} entr{'y' if len(solved.doubtful) == 1 else 'ies'}"
+            f" that may be wrong or misread: {', '.join(named)}{more}")
+
+
 def drawing(
     solved: Solved, reading: Reading, check: bool = False, hint: Step | None = None
 ) -> Drawing:
     """What to write onto the photo: the solution in the cells still empty (none in check
     mode, or when a hint is asked for: then the hint), rings around the givens that were
     corrected, and each wrong entry marked, with the right symbol beside it (not in check
-    mode, nor with a hint)."""
+    mode, nor with a hint); each doubtful entry ringed for the user to check, as a
+    corrected given is, with the right symbol beside it (not in check mode)."""
     if hint is not None:
         return hint_drawing(solved, reading, hint)
     def shown(symbol: str) -> str:
@@ -146,8 +168,11 @@ def drawing(
             if given == "0" and entry == "0"
         }
     rings = tuple(c.cell for c in solved.corrections if c.used != "0")
-    wrong = {cell: None if check else shown(solved.solution[cell]) for cell in solved.wrong}
-    return Drawing(values, rings, reading.style, wrong)
+    told = {cell: None if check else shown(solved.solution[cell])
+            for cell in (*solved.wrong, *solved.doubtful)}
+    wrong = {cell: told[cell] for cell in solved.wrong}
+    doubtful = {cell: told[cell] for cell in solved.doubtful}
+    return Drawing(values, rings, reading.style, wrong, doubtful)
 
 
 def hint_drawing(solved: Solved, reading: Reading, hint: Step) -> Drawing:
@@ -168,4 +193,4 @@ def hint_drawing(solved: Solved, reading: Reading, hint: Step) -> Drawing:
     struck = tuple((cell, symbol(v)) for cell, v in hint.eliminations)
     wrong = {cell: None for cell, _ in hint.wrong}
     marks = HintMarks(tuple(shade), tuple(ringed), placements, struck)
-    return Drawing({}, (), reading.style, wrong, marks)
+    return Drawing({}, (), reading.style, wrong, hint=marks)

@@ -304,20 +304,23 @@ def test_place_keeps_the_brighter_of_a_turned_patch_and_the_plane(turns):
     np.testing.assert_array_equal(plane, expected)
 
 
+@pytest.mark.parametrize("kind", ["wrong", "doubtful"])
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
-def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns):
-    """In the upright result, whatever the turn: a magenta ring around the cell and the
-    right symbol, small, in its upper right; in check mode (no symbol) the ring only."""
-    from pipeline._drawing import WRONG
+def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns, kind):
+    """In the upright result, whatever the turn: a ring around the cell (magenta for a
+    wrong entry, orange for a doubtful one, as for a corrected reading) and the right
+    symbol, small, in its upper right; in check mode (no symbol) the ring only."""
+    from pipeline._drawing import RING, WRONG
 
     image, corners = photo(turns=turns)
     geometry = geometry_of(image, corners, turns=(-turns) % 4)
     cell = 40  # r5c5, upright
-    told = render(image, geometry, Drawing({}, (), Style(), {cell: "8"}))
-    ringed = render(image, geometry, Drawing({}, (), Style(), {cell: None}))
+    colour = WRONG if kind == "wrong" else RING
+    told = render(image, geometry, Drawing({}, (), Style(), **{kind: {cell: "8"}}))
+    ringed = render(image, geometry, Drawing({}, (), Style(), **{kind: {cell: None}}))
     base = np.ascontiguousarray(np.rot90(image, (-turns) % 4))
-    marked = towards(WRONG, base, told)
-    only_ring = towards(WRONG, base, ringed)
+    marked = towards(colour, base, told)
+    only_ring = towards(colour, base, ringed)
     extra = marked & ~only_ring  # the small symbol's pixels
     ys, xs = np.nonzero(only_ring)
     cy, cx = (ys.min() + ys.max()) / 2, (xs.min() + xs.max()) / 2

@@ -4,6 +4,7 @@ planted probabilities), and a second look at blank cells."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -254,13 +255,37 @@ def test_a_clearly_written_wrong_entry_is_wrong_however_likely_entries_are_right
     assert solved.wrong == (blank,) and solved.entries[blank] == "7"
 
 
-def test_an_entry_read_98_percent_as_another_digit_is_not_called_wrong():
+def test_an_entry_read_98_percent_as_another_digit_is_doubtful_not_wrong():
     """A wrong entry may be any of 8 digits, so 98 % for one of them against 0.2 % for the
-    solution's is not yet 90 % for 'wrong': the cell is set apart as unreadable."""
+    solution's is not yet 90 % for 'wrong'; but it is clearly read as another digit, so the
+    cell is doubtful (the user is asked to look), not unreadable, and stands as read."""
     blank = PUZZLE.index("0")
     entries = "0" * blank + "7" + "0" * (80 - blank)
     solved = solve_reading(_with_entries(entries, sure=0.98))
-    assert solved.wrong == () and solved.unreadable == (blank,)
+    assert solved.wrong == () and solved.unreadable == () and solved.doubtful == (blank,)
+    assert solved.entries[blank] == "7"
+
+
+def test_an_entry_read_unsurely_as_another_digit_stays_unreadable():
+    blank = PUZZLE.index("0")  # the solution's 4, read 85 % as 7
+    entries = "0" * blank + "7" + "0" * (80 - blank)
+    solved = solve_reading(_with_entries(entries, sure=0.85))
+    assert solved.doubtful == () and solved.unreadable == (blank,)
+
+
+def test_doubtful_entries_leave_the_writers_prior_alone():
+    """A doubtful entry is neither right nor wrong: it does not count for how often the
+    writer is wrong, as if it were not there."""
+    from pipeline.solve import entry_verdicts, writers_prior
+
+    reading, unsure = _unsure_among(0)
+    reading.entry_probabilities[unsure, 1:] = 0.0025
+    reading.entry_probabilities[unsure, int(reading.entries[unsure])] = 0.98
+    assert dict(entry_verdicts(reading, PUZZLE, SOLUTION))[unsure] == "doubtful"
+    without = reading.entries[:unsure] + "0" + reading.entries[unsure + 1:]
+    alone = writers_prior(replace(reading, entries=without), PUZZLE, SOLUTION)
+    assert writers_prior(reading, PUZZLE, SOLUTION) == alone
+    assert solve_reading(reading).doubtful == (unsure,)
 
 
 def _unsure_among(wrong_written: int) -> tuple[Reading, int]:
@@ -282,26 +307,26 @@ def _unsure_among(wrong_written: int) -> tuple[Reading, int]:
 
 
 def test_an_unsure_entry_of_a_writer_whose_other_entries_are_right_is_right():
-    """Taken alone (one in ten entries wrong) the unsure entry is unreadable; beside 30
-    entries all right it is right: this writer is seldom wrong."""
+    """Taken alone (one in ten entries wrong) the unsure entry is doubtful (read 90 % as
+    another digit); beside 30 entries all right it is right: this writer is seldom wrong."""
     from pipeline.solve import PRIOR_WRONG, entry_verdicts, writers_prior
 
     reading, unsure = _unsure_among(0)
     alone = dict(entry_verdicts(reading, PUZZLE, SOLUTION))
-    assert alone[unsure] == "unreadable"
+    assert alone[unsure] == "doubtful"
     assert writers_prior(reading, PUZZLE, SOLUTION) < PRIOR_WRONG / 3
     solved = solve_reading(reading)
     assert solved.entries[unsure] == SOLUTION[unsure] and not solved.unreadable
     assert solved.wrong == ()
 
 
-def test_an_unsure_entry_of_a_writer_often_wrong_stays_unreadable():
+def test_an_unsure_entry_of_a_writer_often_wrong_stays_doubtful():
     from pipeline.solve import PRIOR_WRONG, writers_prior
 
     reading, unsure = _unsure_among(6)
     assert writers_prior(reading, PUZZLE, SOLUTION) > PRIOR_WRONG
-    solved = solve_reading(reading)
-    assert solved.unreadable == (unsure,) and len(solved.wrong) == 6
+    solved = solve_reading(reading)  # read 90 % as another digit: doubtful, not judged
+    assert solved.doubtful == (unsure,) and len(solved.wrong) == 6 and not solved.unreadable
 
 
 def test_a_correction_whose_solution_calls_most_entries_wrong_is_refuted():

@@ -10,9 +10,10 @@ from tests.synth import PUZZLE, SOLUTION
 from tests.test_solve import reading_of
 
 
-def _solved(entries: str = "", wrong: tuple[int, ...] = (), unreadable=(), fixes=()) -> Solved:
+def _solved(entries: str = "", wrong: tuple[int, ...] = (), unreadable=(), fixes=(),
+            doubtful=()) -> Solved:
     return Solved(PUZZLE, PUZZLE, "solved", SOLUTION, "solved; the solution is unique", fixes,
-                  0.97, entries, wrong, unreadable)
+                  0.97, entries, wrong, unreadable, doubtful)
 
 
 def _entries(cells: dict[int, str]) -> str:
@@ -66,6 +67,29 @@ def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     assert text.startswith("solved after correcting 1 reading(s)")
     assert "1 cell(s) hold handwriting too unclear to check" in text
     assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
+
+
+def test_a_doubtful_entry_is_asked_about_not_called_wrong():
+    """An entry read clearly as another digit but not surely wrong: the sentence asks the
+    user to check it (the right digit only outside check mode), the photo rings it like a
+    corrected reading, and the record lists it apart from the wrong ones."""
+    cell, other = BLANKS[0], BLANKS[1]
+    looks = "1" if SOLUTION[cell] != "1" else "2"
+    entries = _entries({cell: looks, other: SOLUTION[other]})
+    solved = _solved(entries, doubtful=(cell,))
+    name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    text = message(READING, solved, False)
+    assert "1 of your 2 entries are right" in text and "wrong:" not in text
+    assert f"please check 1 entry that may be wrong or misread: {name} looks like a {looks}" \
+        f" (it should be {SOLUTION[cell]})" in text
+    checked = message(READING, solved, True)
+    assert f"{name} looks like a {looks}" in checked and "should be" not in checked
+    rec = photo_record("p.jpg", READING, solved)
+    assert rec.extra["doubtful_entries"] == [name] and rec.extra["wrong_entries"] == []
+    full, quiet = drawing(solved, READING), drawing(solved, READING, check=True)
+    assert full.doubtful == {cell: SOLUTION[cell]} and full.wrong == {}
+    assert quiet.doubtful == {cell: None} and quiet.values == {}
+    assert cell not in full.values  # the entry stands: nothing written over it
 
 
 def test_a_hint_is_drawn_instead_of_the_solution():

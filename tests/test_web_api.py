@@ -28,7 +28,8 @@ from tests.web_helpers import (  # noqa: E402
 RECORD_KEYS = {"input", "status", "board", "solution", "output", "message", "seconds", "size",
                "difficulty",
                "givens", "corrections", "confidence", "low_confidence", "id", "image_url"}
-PHOTO_KEYS = {"alphabet", "entries", "wrong_entries", "unreadable_entries", "cells"}  # photos
+PHOTO_KEYS = {"alphabet", "entries", "wrong_entries", "unreadable_entries", "doubtful_entries",
+              "cells"}  # photos
 
 
 @pytest.fixture(scope="module")

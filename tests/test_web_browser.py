@@ -122,6 +122,44 @@ def test_check_mode_shows_no_digit_not_on_the_paper(page, running, tmp_path):
     assert "".join(shown) == SMALL_SOLUTION
 
 
+def _with_entries() -> dict:
+    """A record for a photo holding a wrong pen entry, a doubtful one and a right one (a
+    synthetic photo has no handwriting to read, so the page is given this answer)."""
+    blanks = [i for i, ch in enumerate(SMALL_BOARD) if ch == "0"]
+    wrong, doubtful, right = blanks[:3]
+    entries = ["0"] * 81
+    for cell in (wrong, doubtful):
+        entries[cell] = "1" if SMALL_SOLUTION[cell] != "1" else "2"
+    entries[right] = SMALL_SOLUTION[right]
+
+    def name(cell: int) -> str:
+        return f"r{cell // 9 + 1}c{cell % 9 + 1}"
+
+    return {"input": "photo.png", "status": "solved", "board": SMALL_BOARD,
+            "solution": SMALL_SOLUTION, "size": 9, "givens": 81 - len(blanks),
+            "message": f"solved; 1 of your 3 entries are wrong: {name(wrong)}; please check "
+                       f"1 entry that may be wrong or misread: {name(doubtful)}",
+            "corrections": [], "confidence": 0.99, "low_confidence": False,
+            "alphabet": "digits", "entries": "".join(entries), "wrong_entries": [name(wrong)],
+            "doubtful_entries": [name(doubtful)], "unreadable_entries": [], "id": None,
+            "image_url": None}
+
+
+def test_doubtful_entries_are_ringed_apart_from_wrong_ones(page, running, tmp_path):
+    page.route("**/api/solve", lambda route: route.fulfill(json=_with_entries()))
+    page.goto(running.url)
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    expect(page.locator("#status-title")).to_have_text("Solved", timeout=WAIT_MS)
+    blanks = [i for i, ch in enumerate(SMALL_BOARD) if ch == "0"]
+    wrong, doubtful = (page.locator(f"#board [data-cell='{c}']") for c in blanks[:2])
+    expect(wrong).to_have_class(re.compile(r"\bwrong\b"))
+    expect(doubtful).to_have_class(re.compile(r"\bdoubtful\b"))
+    assert "wrong" not in (doubtful.get_attribute("class") or "").split()
+    assert "check it" in (doubtful.get_attribute("aria-label") or "")
+    expect(page.locator("#legend")).to_contain_text("entries to check")
+    expect(page.locator("#status-message")).to_contain_text("may have been misread")
+
+
 def test_a_sixteen_photo_shows_its_board_in_hex_and_takes_a_fix(page, running, tmp_path):
     import cv2
     import numpy as np

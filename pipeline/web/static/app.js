@@ -269,6 +269,9 @@ function explain(rec) {
     parts.push(checking() ? "Your wrong entries are ringed in magenta on the photo."
       : "Your wrong entries are ringed in magenta on the photo, with the right digit small beside them.");
   }
+  if (rec.status === "solved" && rec.doubtful_entries?.length) {
+    parts.push("Ringed in orange: entries that look wrong but may have been misread; check them against the paper.");
+  }
   if (rec.status === "solved" && rec.corrections?.length) {
     parts.push(`Ringed in orange: ${rec.corrections.length === 1 ? "a reading" : `${rec.corrections.length} readings`} the solver corrected; check ${rec.corrections.length === 1 ? "it" : "them"} against the paper.`);
   }
@@ -311,6 +314,7 @@ function paintBoard() {
   const entries = rec.entries && rec.entries.length === current.length
     && [...rec.entries].some((c) => c !== empty) ? rec.entries : null;
   const wrong = new Set((rec.wrong_entries || []).map((name) => cellIndex(name, current)));
+  const doubtful = new Set((rec.doubtful_entries || []).map((name) => cellIndex(name, current)));
   board.show({
     board: current,
     solution: rec.status === "solved" ? rec.solution : null,
@@ -319,14 +323,16 @@ function paintBoard() {
     showSolution: $("show-solution").checked,
     entries,
     wrong,
+    doubtful,
   });
-  legend(corrected.size > 0, entries !== null, wrong.size > 0, Boolean(rec.solution));
+  legend(corrected.size > 0, entries !== null, wrong.size > 0, Boolean(rec.solution), doubtful.size > 0);
 }
 
-function legend(corrected, entries, wrong, solution) {
+function legend(corrected, entries, wrong, solution, doubtful = false) {
   const items = [["given", page.file ? "as read" : "typed"]];
   if (entries) items.push(["entry", "your entries"]);
   if (wrong) items.push(["wrong", "wrong entries"]);
+  if (doubtful) items.push(["doubtful", "entries to check"]);
   if (solution) items.push(["solution", "solution"]);
   if (page.fixed.size) items.push(["fixed", "fixed by you"]);
   if (corrected) items.push(["corrected", "corrected by the solver"]);

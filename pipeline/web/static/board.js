@@ -82,6 +82,7 @@ function cellView(state, i) {
     text = entry;
     classes.push("entry");
     if (state.wrong.has(i)) classes.push("wrong");
+    else if (state.doubtful.has(i)) classes.push("doubtful");
   } else if (state.solution && state.showSolution) {
     text = state.solution[i];
     classes.push("solution");
@@ -113,7 +114,8 @@ export class Board {
     });
   }
 
-  // state: {board, solution, corrected: Set, fixed: Set, showSolution, entries, wrong: Set}
+  // state: {board, solution, corrected: Set, fixed: Set, showSolution, entries, wrong: Set,
+  //         doubtful: Set}
   show(state) {
     const previous = this.state;
     const { n, box } = sizeOf(state.board);
@@ -121,6 +123,7 @@ export class Board {
       selected: previous && previous.n === n ? previous.selected : null,
       entries: null,
       wrong: new Set(),
+      doubtful: new Set(),
       ...state,
       n, box,
       clashing: clashes(state.board),
@@ -166,7 +169,8 @@ export class Board {
       b.className = ["cell", b.dataset.frame, ...classes].join(" ").trim();
       const what = !text ? "empty"
         : classes.includes("given") ? text
-        : classes.includes("entry") ? `your entry ${text}${classes.includes("wrong") ? ", wrong" : ""}`
+        : classes.includes("entry") ? `your entry ${text}${classes.includes("wrong") ? ", wrong"
+          : classes.includes("doubtful") ? ", perhaps wrong: check it" : ""}`
         : `empty, solution ${text}`;
       b.setAttribute("aria-label", `${cellName(i, s.n)}: ${what}`);
     });
