@@ -34,6 +34,9 @@ PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting i
 PRIOR_WEIGHT = 10  # entries' worth of that prior against the photo's own verdicts: a writer
 # whose other entries are right is seldom wrong in an unsure one (out of fold, the training
 # part: 20 more of 116 photos all 81 exact, 4 fewer of 348 planted wrong entries found)
+DOUBT_PEN = 0.999  # a doubtful entry is surely handwriting: ink less surely pen may be small
+# notes in a cell's corners (out of fold, training part: doubtful entries 0.9999 or more,
+# notes that would have been doubtful 0.70-0.997)
 JUDGED = ("right", "wrong")  # the verdicts that tell how often a writer is wrong
 MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
 # more from a photo holds handwriting read as print
@@ -157,11 +160,11 @@ def entry_verdicts(
     or right, when that is at least ENTRY_SURE probable. In between it is doubtful when
     read at least ENTRY_SURE surely as another digit (written wrong, or misread: the user
     is asked to look), unreadable otherwise (never guessed). It is unreadable when the cell
-    is less than ENTRY_INK surely inked, and is called wrong (or doubtful) only when at
-    least ENTRY_INK surely handwriting: a cell the classifier doubts is print or pen whose
-    digit is the solution's is right either way (a given always agrees with the solution),
-    one that disagrees may be a misread given.
-    Without a solution, 'right' means read at least ENTRY_SURE surely."""
+    is less than ENTRY_INK surely inked, and is called wrong only when at least ENTRY_INK
+    surely handwriting (doubtful only when DOUBT_PEN surely): a cell the classifier doubts
+    is print or pen whose digit is the solution's is right either way (a given always
+    agrees with the solution), one that disagrees may be a misread given. Without a
+    solution, 'right' means read at least ENTRY_SURE surely."""
     symbols = reading.size.symbols
     prior = PRIOR_WRONG if prior is None else prior
     for cell, (entry, given) in enumerate(zip(reading.entries, board, strict=True)):
@@ -182,7 +185,7 @@ def entry_verdicts(
             yield cell, "wrong" if pen >= ENTRY_INK else "unreadable"
         elif 1 - p_wrong >= ENTRY_SURE:
             yield cell, "right"
-        elif digits.max() >= ENTRY_SURE and entry != solution[cell] and pen >= ENTRY_INK:
+        elif digits.max() >= ENTRY_SURE and entry != solution[cell] and pen >= DOUBT_PEN:
             yield cell, "doubtful"
         else:
             yield cell, "unreadable"

@@ -261,9 +261,24 @@ def test_an_entry_read_98_percent_as_another_digit_is_doubtful_not_wrong():
     cell is doubtful (the user is asked to look), not unreadable, and stands as read."""
     blank = PUZZLE.index("0")
     entries = "0" * blank + "7" + "0" * (80 - blank)
-    solved = solve_reading(_with_entries(entries, sure=0.98))
+    reading = _with_entries(entries, sure=0.98)
+    row = reading.entry_probabilities[blank]
+    row[0], row[1:] = 0.0, row[1:] / row[1:].sum()  # surely handwriting
+    solved = solve_reading(reading)
     assert solved.wrong == () and solved.unreadable == () and solved.doubtful == (blank,)
     assert solved.entries[blank] == "7"
+
+
+def test_ink_not_surely_handwriting_is_never_doubtful():
+    """Read surely as another digit, but only 95 % surely handwriting (small notes in a
+    cell's corners look so): unreadable, not an entry to check."""
+    blank = PUZZLE.index("0")
+    entries = "0" * blank + "7" + "0" * (80 - blank)
+    reading = _with_entries(entries, sure=0.98)
+    reading.entry_probabilities[blank] *= 0.95 / reading.entry_probabilities[blank, 1:].sum()
+    reading.entry_probabilities[blank, 0] = 0.05
+    solved = solve_reading(reading)
+    assert solved.doubtful == () and solved.unreadable == (blank,)
 
 
 def test_an_entry_read_unsurely_as_another_digit_stays_unreadable():
@@ -300,7 +315,8 @@ def _unsure_among(wrong_written: int) -> tuple[Reading, int]:
     other = str(int(SOLUTION[unsure]) % 9 + 1)
     entries[unsure] = other
     reading = _with_entries("".join(entries), sure=0.999)
-    reading.entry_probabilities[unsure, 1:] = 0.05 / 8
+    reading.entry_probabilities[unsure] = 0.05 / 7  # surely ink, and surely handwriting
+    reading.entry_probabilities[unsure, 0] = 0.0
     reading.entry_probabilities[unsure, int(other)] = 0.9
     reading.entry_probabilities[unsure, int(SOLUTION[unsure])] = 0.05
     return reading, unsure
