@@ -139,6 +139,17 @@ def check_entries(solved: Solved, reading: Reading) -> Solved:
                    unreadable=tuple(judged["unreadable"]), doubtful=tuple(judged["doubtful"]))
 
 
+def sure_entries(solved: Solved) -> str:
+    """The checked entries without the doubtful ones: what a hint may build on, or call
+    wrong (a doubtful entry may be misread: no hint claims it is wrong)."""
+    if not solved.doubtful:
+        return solved.entries
+    entries = list(solved.entries)
+    for cell in solved.doubtful:
+        entries[cell] = "0"
+    return "".join(entries)
+
+
 def writers_prior(reading: Reading, board: str, solution: str | None) -> float:
     """The share of this photo's entries taken to be wrong before one is looked at:
     PRIOR_WRONG, worth PRIOR_WEIGHT entries, updated by the verdicts (right or wrong, at

@@ -39,7 +39,7 @@ from .recognize import read_glyphs
 from .records import Record, Status
 from .render import render
 from .settings import Settings, engine_named
-from .solve import solve_board, solve_reading
+from .solve import solve_board, solve_reading, sure_entries
 from .square import cut_square
 from .verdict import drawing, photo_record
 
@@ -132,7 +132,7 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     reading = read_photo(photo, lambda size: engine_named(settings.engine, size), settings.sizes)
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
-    advice = advise(solved.board, solved.solution, reading.size, solved.entries,
+    advice = advise(solved.board, solved.solution, reading.size, sure_entries(solved),
                     settings.hint, settings.steps)
     record = photo_record(label, reading, solved, settings.check, advice)
     if solved.status != "solved":

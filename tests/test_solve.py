@@ -436,3 +436,18 @@ def test_a_wrong_digit_in_a_cell_perhaps_printed_is_not_called_wrong():
     assert solved.wrong == () and solved.unreadable == (blank,)
     sure = solve_reading(_doubted_pen(entries, pen=0.95, printed=0.04))
     assert sure.wrong == (blank,)
+
+
+def test_a_hint_never_calls_a_doubtful_entry_wrong():
+    """A doubtful entry may be misread: the hint's board leaves it out, so the first hint
+    is no 'this entry is wrong' about it; a surely wrong entry still comes first."""
+    from pipeline.advice import advise
+    from pipeline.solve import sure_entries
+
+    reading, unsure = _unsure_among(0)
+    solved = solve_reading(reading)
+    solved = replace(solved, doubtful=(unsure,), entries=reading.entries)
+    assert sure_entries(solved)[unsure] == "0"
+    hint = advise(solved.board, solved.solution, NINE, sure_entries(solved), hint=True).hint
+    assert not hint.wrong
+    assert advise(solved.board, solved.solution, NINE, solved.entries, hint=True).hint.wrong
