@@ -43,7 +43,7 @@ def photo_record(
             lambda v: printed_symbol(size.symbol_of(v), alphabet))),
     }
     return Record(
-        label, status, message(reading, solved, check),
+        label, status, message(reading, solved, hidden),
         board=printed_board(solved.read, alphabet),
         solution=printed_board(solution, alphabet),
         size=size.n,

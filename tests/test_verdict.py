@@ -86,6 +86,11 @@ def test_a_doubtful_entry_is_asked_about_not_called_wrong():
     assert f"{name} looks like a {looks}" in checked and "should be" not in checked
     rec = photo_record("p.jpg", READING, solved)
     assert rec.extra["doubtful_entries"] == [name] and rec.extra["wrong_entries"] == []
+    from pipeline.advice import advise
+
+    hinted = photo_record("p.jpg", READING, solved,
+                          advice=advise(PUZZLE, SOLUTION, READING.size, hint=True))
+    assert "should be" not in hinted.message  # a hint tells no digit beyond its own step
     full, quiet = drawing(solved, READING), drawing(solved, READING, check=True)
     assert full.doubtful == {cell: SOLUTION[cell]} and full.wrong == {}
     assert quiet.doubtful == {cell: None} and quiet.values == {}
