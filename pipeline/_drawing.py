@@ -22,10 +22,15 @@ RING = (0, 160, 255)  # BGR orange: marks readings that were corrected, or entri
 # for the user to check
 WRONG = (200, 0, 200)  # BGR magenta: marks a wrong entry, apart from red fill and blue pen
 HINT = (40, 150, 0)  # BGR green: a hint, its cells and its units
+PAPER = (255, 255, 255)  # BGR white: the right symbol on a wrong (or doubtful) entry's badge
 SHADE = 70  # of 255: how strongly a hint's units are shaded
 NOTE_SIZE = 0.45  # of the print's height: a symbol written small in a cell's corner
 NOTE_AT = (0.3, -0.3)  # of a cell, x and y from its centre: where a small symbol sits
 RING_SIZE = 0.42  # of the cell: the ring's radius
+BADGE_AT = (0.3, -0.3)  # of a cell, x and y from its centre: a badge sits on the ring's upper
+# right (the ring passes there), so that the symbol on it is read apart from the ring
+BADGE_SIZE = 0.19  # of the cell: a badge's radius
+BADGE_TEXT = 0.24  # of the cell: the height of the symbol on a badge
 RING_WEIGHT = 1 / 18  # of the cell: the ring's line width
 SHADE_INSET = 0.06  # of the cell: shading stops this far inside the cell's lines
 OVERDRAW = 4  # symbols are drawn this many times taller first, then scaled down into cells
@@ -101,6 +106,24 @@ class FlatGrid:
             place(plane, patch, self.centre(cell))
         return plane
 
+    def discs(self, cells, radius: float, at: tuple[float, float]) -> np.ndarray:
+        """A plane with a filled disc `radius` cells wide at `at` (an upright offset in
+        cells) of each cell."""
+        plane = self.plane()
+        offset = _turned_offset(at, self.turns)
+        r = max(1, round(radius * min(self.cw, self.ch)))
+        for cell in cells:
+            x, y = self.centre(cell, offset)
+            cv2.circle(plane, (round(x), round(y)), r, 255, -1, cv2.LINE_AA)
+        return plane
+
+    def badges(self, items, colour: tuple[int, int, int]) -> list[Plane]:
+        """(cell, symbol) written small on a disc of `colour` at the cell's upper right:
+        the right symbol beside a wrong entry, legible over the ring around it."""
+        text = BADGE_TEXT * min(self.cw, self.ch) / max(self.height, 1e-9)
+        return [(self.discs([cell for cell, _ in items], BADGE_SIZE, BADGE_AT), colour),
+                (self.symbols(items, text, BADGE_AT), PAPER)]
+
     def shaded(self, cells) -> np.ndarray:
         """A plane with each cell filled at SHADE."""
         plane = self.plane()
@@ -148,8 +171,8 @@ def flat_planes(geometry: Geometry, drawing: Drawing, side: int) -> list[Plane]:
         planes.append((grid.struck(hint.struck), HINT))
     for marked, colour in ((drawing.wrong, WRONG), (drawing.doubtful, RING)):
         told = [(cell, s) for cell, s in marked.items() if s is not None]
-        if told:  # the right symbol, small, in the entry's corner
-            planes.append((grid.symbols(told, NOTE_SIZE, NOTE_AT), colour))
+        if told:  # the right symbol, small, on a badge at the entry's upper right
+            planes += grid.badges(told, colour)
     return planes
 
 

@@ -309,7 +309,8 @@ def test_place_keeps_the_brighter_of_a_turned_patch_and_the_plane(turns):
 def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(turns, kind):
     """In the upright result, whatever the turn: a ring around the cell (magenta for a
     wrong entry, orange for a doubtful one, as for a corrected reading) and the right
-    symbol, small, in its upper right; in check mode (no symbol) the ring only."""
+    symbol, small, in white on a badge of the ring's colour at its upper right (legible
+    over the ring); in check mode (no symbol) the ring only."""
     from pipeline._drawing import RING, WRONG
 
     image, corners = photo(turns=turns)
@@ -327,3 +328,9 @@ def test_a_wrong_entry_is_ringed_with_the_right_symbol_small_in_its_top_right(tu
     sy, sx = np.nonzero(extra)
     assert sy.size > 10
     assert sx.mean() > cx and sy.mean() < cy  # upper right of the cell's centre
+    other = render(image, geometry, Drawing({}, (), Style(), **{kind: {cell: "1"}}))
+    symbol = np.any(told != other, axis=2)  # the same badge, another symbol on it
+    ty, tx = np.nonzero(symbol)
+    assert ty.size > 5 and tx.mean() > cx and ty.mean() < cy
+    bright = np.maximum(told, other)[symbol].min(axis=1) > 200  # white on the badge
+    assert bright.sum() >= 5  # (its edges are anti-aliased into the badge)
