@@ -43,6 +43,9 @@ BLANK_CONTRAST = 0.2  # of the digit ink: a window whose central ink is fainter 
 MIN_DIGITS = 3  # fewer cells clearly above the paper give no digit level ...
 DIGIT_RISE = 1.6  # ... nor digits less than this many times darker than the paper: then
 DIGIT_FALLBACK = 0.6  # this share of the strongest strokes' ink stands in
+FULL_PAPER = 0.15  # central ink of the fainter windows from which they hold digits, not paper:
+# a grid with no empty cell (printed photos' empty windows: at most 0.09; the fainter half of
+# grids filled in by hand: 0.23 or more)
 BELOW = 0.49  # of its clarity, what a blank window keeps: under DECISION whatever it was
 MIN_FILLED = 8  # a grid with fewer filled cells is no puzzle (a Sudoku has 17 givens or more)
 CORE = 0.5  # a mark's core is its ink darker than this share of its strong ink ...
@@ -58,7 +61,8 @@ def find_cells(square: Square) -> Cells:
     peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
     level = digit_level(peaks, square.stroke)
     smooth = cv2.GaussianBlur(ink, (3, 3), 0)
-    marks, filled, clarity = read_cells(ink, smooth, bounds, peaks, level)
+    marks, filled, clarity = read_cells(ink, smooth, bounds, peaks, level,
+                                        presence_level(peaks, level))
     if int(filled.sum()) < MIN_FILLED:
         raise NoGrid(
             f"a grid-like shape was found but only {int(filled.sum())} cells hold"
@@ -81,6 +85,26 @@ def digit_level(peaks: np.ndarray, stroke: float) -> float:
     The central peaks are split in two by Otsu's rule (empty paper vs digits); without a
     clear split (fewer than MIN_DIGITS cells above, or not DIGIT_RISE times the paper's),
     a share of the strongest strokes' ink (`stroke`, mostly the grid lines') stands in."""
+    low, high = _two_groups(peaks)
+    middle = quantile(high, 0.5)
+    if high.size < MIN_DIGITS or middle < DIGIT_RISE * max(quantile(low, 0.5), 1e-3):
+        return DIGIT_FALLBACK * stroke
+    return middle
+
+
+def presence_level(peaks: np.ndarray, level: float) -> float:
+    """The ink a window's central peak is set against to judge whether it holds a symbol:
+    the digit level, except in a grid with no empty cell (its fainter windows' central
+    ink at least FULL_PAPER: a puzzle filled in by hand), where Otsu's split is between
+    two inks, print and pen, and the fainter one's median is: set against the darker
+    (often the pen), the print would be judged faint or blank."""
+    low, _ = _two_groups(peaks)
+    fainter = quantile(low, 0.5)
+    return fainter if fainter >= FULL_PAPER else level
+
+
+def _two_groups(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The central peaks, sorted, split in two by Otsu's rule (fainter, darker)."""
     ordered = np.sort(peaks)
     n = ordered.size
     counts = np.arange(1, n)
@@ -88,22 +112,21 @@ def digit_level(peaks: np.ndarray, stroke: float) -> float:
     high_mean = (ordered.sum() - low_mean * counts) / (n - counts)
     spread = counts * (n - counts) * (high_mean - low_mean) ** 2
     split = int(np.argmax(spread)) + 1
-    low, high = ordered[:split], ordered[split:]
-    middle = quantile(high, 0.5)
-    if high.size < MIN_DIGITS or middle < DIGIT_RISE * max(quantile(low, 0.5), 1e-3):
-        return DIGIT_FALLBACK * stroke
-    return middle
+    return ordered[:split], ordered[split:]
 
 
 def read_cells(
-    ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float
+    ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float,
+    presence: float | None = None,
 ) -> tuple[list[Mark | None], np.ndarray, np.ndarray]:
     """Clean every cell window of the ink map and decide which hold a symbol.
 
     `bounds` are the windows' ranges (window_bounds), `peaks` their central_peak in
     row-major order, `smooth` the ink 3x3-Gaussian-smoothed, `level` the grid's typical
-    digit ink (digit_level). The biggest central component must be tall and dark enough to
-    be a printed digit, and nearby pieces of a broken digit are kept with it.
+    digit ink (digit_level: the floor of each window's binarisation), `presence` what a
+    window's ink is set against to judge whether it holds a symbol (presence_level; the
+    digit level when not given). The biggest central component must be tall and dark
+    enough to be a printed digit, and nearby pieces of a broken digit are kept with it.
 
     Returns per window its mark (the ink kept, None unless at least FAINT), whether it
     holds a symbol, and how clearly (0..1; under 0.5 for every blank window)."""
@@ -112,11 +135,11 @@ def read_cells(
     marks: list[Mark | None] = [None] * count
     clarity = np.zeros(count, np.float64)
     peaks = np.asarray(peaks, np.float64)
-    contrast = peaks / level
+    contrast = peaks / (level if presence is None else presence)
     if not np.any(contrast >= BLANK_CONTRAST):
         return marks, np.zeros(count, bool), clarity.astype(np.float32)
     if np.any(y0[1:] <= y1[:-1]) or np.any(x0[1:] <= x1[:-1]):  # touching windows
-        return _read_one_by_one(ink, smooth, bounds, peaks, level)
+        return _read_one_by_one(ink, smooth, bounds, peaks, level, presence)
     threshold = np.maximum(np.maximum(LOCAL_SHARE * peaks, LEVEL_SHARE * level), LEAST_LEVEL)
     threshold = np.where(contrast >= BLANK_CONTRAST, threshold, np.inf).astype(np.float32)
     rows, cols = band_ids(y0, y1, ink.shape[0]), band_ids(x0, x1, ink.shape[1])
@@ -163,7 +186,8 @@ def read_cell(
 
 
 def _read_one_by_one(
-    ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float
+    ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float,
+    presence: float | None = None,
 ) -> tuple[list[Mark | None], np.ndarray, np.ndarray]:
     """read_cells window by window, for lattices whose windows touch."""
     cols = bounds[2].size
@@ -173,7 +197,7 @@ def _read_one_by_one(
         rows_, cols_ = window(bounds, i, cols)
         h, w = rows_.stop - rows_.start, cols_.stop - cols_.start
         one = read_cells(ink[rows_, cols_], smooth[rows_, cols_], single(h, w), peaks[i : i + 1],
-                         level)
+                         level, presence)
         mark = one[0][0]
         if mark is not None:
             y0, y1, x0, x1 = mark.box

@@ -267,3 +267,31 @@ def test_a_tall_stroke_joined_to_the_lines_above_and_below_stays_a_digit():
     ink[33:37, 13:26] = 0.8  # and its foot
     _, filled, clarity = read_cell(ink, level=0.8)
     assert filled and clarity >= 0.5
+
+
+def test_presence_is_judged_against_the_fainter_ink_in_a_grid_with_no_empty_cell():
+    """Otsu's split of the central peaks is paper against digits, unless every cell holds
+    ink: then it is faint print against dark pen, and the print is set against itself."""
+    from pipeline.cells import presence_level
+
+    printed = np.r_[np.full(50, 0.05), np.full(31, 0.7)]  # paper and print
+    level = digit_level(printed, 1.0)
+    assert presence_level(printed, level) == level == pytest.approx(0.7)
+    full = np.r_[np.full(30, 0.25), np.full(51, 0.8)]  # faint print, dark pen
+    assert digit_level(full, 1.0) == pytest.approx(0.8)
+    assert presence_level(full, digit_level(full, 1.0)) == pytest.approx(0.25)
+
+
+def test_faint_print_among_dark_handwriting_in_a_full_grid_is_filled():
+    """A grid whose every cell holds ink, the givens printed faint and the rest written
+    three times darker: each cell holds a symbol."""
+    board = example_board()
+    faint = draw_grid(board)
+    faint = (235 - (235 - faint.astype(np.float32)) * 0.28).astype(np.uint8)  # pale print
+    solution = np.array([int(d) for d in "534678912672195348198342567859761423426853791"
+                         "713924856961537284287419635345286179"])
+    pen = draw_grid(np.where(board > 0, 0, solution), font=cv2.FONT_HERSHEY_DUPLEX)
+    grid = np.minimum(faint, pen)
+    photo, corners = photo_of(grid)
+    cells = cells_of(photo, corners)
+    assert cells.filled.all()
