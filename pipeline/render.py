@@ -219,12 +219,10 @@ def blend_box(
     (height, width), (x, y) = alpha.shape, at
     channels = image.shape[2]
     box = image[y : y + height, x : x + width]
-    blank = np.zeros_like(alpha)
-    weights = cv2.merge([alpha] * len(colour) + [blank] * (channels - len(colour)))
-    weights = weights.reshape(height, width * channels)
+    planes = [alpha] * len(colour) + [np.zeros_like(alpha)] * (channels - len(colour))
+    weights = cv2.merge(planes).reshape(height, width * channels).astype(np.uint16)
     total = box.reshape(height, width * channels).astype(np.uint16)
-    total *= cv2.bitwise_not(weights).astype(np.uint16)
-    paint = weights.astype(np.uint16)
-    paint *= np.tile(np.array([*colour, *[0] * (channels - len(colour))], np.uint16), width)
-    total += paint
+    total *= np.subtract(255, weights, dtype=np.uint16)
+    weights *= np.tile(np.array([*colour, *[0] * (channels - len(colour))], np.uint16), width)
+    total += weights
     box[...] = cv2.convertScaleAbs(total, alpha=1 / 255).reshape(box.shape)
