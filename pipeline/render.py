@@ -219,7 +219,9 @@ def blend_box(
     (height, width), (x, y) = alpha.shape, at
     channels = image.shape[2]
     box = image[y : y + height, x : x + width]
-    planes = [alpha] * len(colour) + [np.zeros_like(alpha)] * (channels - len(colour))
+    planes = [alpha] * len(colour)
+    if channels > len(colour):  # BGRA: its alpha channel weighed 0
+        planes += [np.zeros_like(alpha)] * (channels - len(colour))
     weights = cv2.merge(planes).reshape(height, width * channels).astype(np.uint16)
     total = box.reshape(height, width * channels).astype(np.uint16)
     total *= np.subtract(255, weights, dtype=np.uint16)
