@@ -49,7 +49,8 @@ def glyph_images(ink: np.ndarray, marks: list[Mark]) -> np.ndarray:
     patches *= cv2.dilate(masks.reshape(count * h, w), GROW).reshape(count, h, w)
     inked = patches > 0
     sizes = inked.sum(axis=(1, 2))
-    tops = group_quantiles(patches[inked], np.repeat(np.arange(count), sizes), count, BRIGHT)
+    tops = group_quantiles(patches[inked], np.repeat(np.arange(count), sizes), count, BRIGHT,
+                           sizes=sizes)
     bright = np.nan_to_num(tops, nan=0.0) > 0
     scale = np.ones(count, np.float32)
     scale[bright] = (1.0 / tops[bright].astype(np.float64)).astype(np.float32)
