@@ -26,6 +26,9 @@ from ._glyph import GLYPH
 MODELS = Path(__file__).resolve().parent / "models"
 MODEL_PATH = MODELS / "digits.npz"
 MODEL_PATHS = {9: MODEL_PATH, 16: MODELS / "symbols16.npz"}  # cells a side -> the reader
+CHUNK_BYTES = 2 << 20  # a conv block's columns are built and multiplied this many bytes'
+# worth at a time (81 glyphs' all at once made the ink classifier's convolutions 20 % slower:
+# the matmul read them back from memory; docs/benchmarks.md)
 
 
 class Recognizer(Protocol):
@@ -71,6 +74,18 @@ def _padded(x: np.ndarray) -> np.ndarray:
 
 
 def _conv_block(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """3x3 conv (same) -> ReLU -> 2x2 max-pool on NHWC input, weight rows in (ky, kx, Cin)
+    order (`_conv_chunk`), a chunk of glyphs at a time whose columns take at most
+    CHUNK_BYTES: they are still in the cache when the matmul reads them."""
+    n, h, w, c = x.shape
+    per_glyph = 4 * (h // 2) * (w // 2) * 9 * c * x.itemsize  # bytes of its columns
+    step = max(1, CHUNK_BYTES // max(per_glyph, 1))
+    if n <= step:
+        return _conv_chunk(x, weight, bias)
+    return np.concatenate([_conv_chunk(x[s : s + step], weight, bias) for s in range(0, n, step)])
+
+
+def _conv_chunk(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
     """3x3 conv (same) -> ReLU -> 2x2 max-pool on NHWC input, weight rows in (ky, kx, Cin)
     order; equal, float for float, to conv3x3_relu followed by max_pool2, but faster:
 

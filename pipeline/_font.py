@@ -62,14 +62,30 @@ def best_matches(images: np.ndarray, digits: np.ndarray, templates: np.ndarray,
     if not len(models) or not len(cells):
         return best
     flat = unit_rows(images[cells])
-    units = unit_rows(images[models]).reshape(images[models].shape)  # a shift (a roll) only
-    shifted = (np.roll(units, (dy, dx), axis=(1, 2)).reshape(len(models), -1)  # permutes
-               for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1))  # pixels
-    similar = np.max([flat @ rows.T for rows in shifted], axis=0)  # (cells, models)
-    same = (digits[cells, None] == digits[None, models]) & (cells[:, None] != models[None, :])
-    found = same.any(axis=1)
-    best[cells[found]] = np.where(same, similar, -np.inf).max(axis=1)[found]
+    shifted = shifted_rows(unit_rows(images[models]).reshape(images[models].shape))
+    shifts = len(shifted) // len(models)
+    shifted = shifted.reshape(shifts, len(models), -1)
+    for digit in np.unique(digits[models]).tolist():  # a digit's cells against its models
+        mine, theirs = cells[digits[cells] == digit], models[digits[models] == digit]
+        rows = shifted[:, digits[models] == digit].reshape(shifts * len(theirs), -1)
+        similar = flat[digits[cells] == digit] @ rows.T  # (mine, shifts x theirs)
+        similar = similar.reshape(len(mine), shifts, len(theirs)).max(axis=1)
+        similar[mine[:, None] == theirs[None, :]] = -np.inf  # not itself
+        found = similar.max(axis=1, initial=-np.inf)
+        seen = np.isfinite(found)
+        best[mine[seen]] = found[seen]
     return best
+
+
+def shifted_rows(units: np.ndarray) -> np.ndarray:
+    """(shifts x models, pixels): each of the (models, h, w) images rolled by every shift of
+    up to SHIFT px each way (np.roll: a roll only permutes pixels, so a unit row stays one),
+    shift by shift, all cut from one copy padded by wrapping around."""
+    _, h, w = units.shape
+    padded = np.pad(units, ((0, 0), (SHIFT, SHIFT), (SHIFT, SHIFT)), mode="wrap")
+    rolled = [padded[:, SHIFT - dy : SHIFT - dy + h, SHIFT - dx : SHIFT - dx + w]
+              for dy in range(-SHIFT, SHIFT + 1) for dx in range(-SHIFT, SHIFT + 1)]
+    return np.stack(rolled).reshape(len(rolled) * len(units), h * w)
 
 
 def unit_rows(images: np.ndarray) -> np.ndarray:

@@ -19,6 +19,8 @@ TYPICAL_LOW = 60  # ... and their median 1st percentile: a stretched photo looks
 LARGE = 1600  # px: a photo at least this long (12 MP ones: twice WORK_SIDE) is shrunk by
 # whole factors, OpenCV's fast paths (a fractional factor costs 2-10x more); smaller ones to
 # the size asked for exactly
+BAND = 128  # rows of a LARGE colour photo made grey and shrunk at a time (about a tenth of
+# the cache's worth: the grey rows are shrunk before they leave it)
 BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
 
 
@@ -48,6 +50,32 @@ def downscale(grey: np.ndarray, side: int = WORK_SIDE) -> tuple[np.ndarray, floa
     scale = side / longest
     small = cv2.resize(grey, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     return small, longest / max(small.shape[:2])
+
+
+def grey_and_small(
+    image: np.ndarray, side: int = WORK_SIDE
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """`to_grey(image)`, and `downscale` of it, value for value. A LARGE BGR photo shrunk by
+    a whole factor is made grey and shrunk BAND rows (a multiple of the factor) at a time:
+    each shrunk pixel covers its own factor x factor pixels, so the bands' are the whole's,
+    and the grey rows are shrunk while still in the cache rather than read back from
+    memory (a 12 MP grey is 12 MB)."""
+    longest = max(image.shape[:2])
+    factor = longest // side
+    whole = longest >= max(LARGE, 2 * side)
+    if not (whole and image.ndim == 3 and image.shape[2] == 3 and image.flags.c_contiguous):
+        grey = to_grey(image)
+        return (grey, *downscale(grey, side))
+    grey = np.empty(image.shape[:2], np.uint8)
+    band = factor * max(1, BAND // factor)
+    height = image.shape[0] // factor * factor  # the rows left out are shrunk to none
+    parts = []
+    for top in range(0, image.shape[0], band):
+        rows = slice(top, min(top + band, image.shape[0]))
+        cv2.cvtColor(image[rows], cv2.COLOR_BGR2GRAY, dst=grey[rows])
+        if top < height:
+            parts.append(shrunk(grey[top : min(top + band, height)], factor))
+    return grey, np.vstack(parts), float(factor)
 
 
 def shrunk(grey: np.ndarray, factor: int) -> np.ndarray:

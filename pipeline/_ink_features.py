@@ -94,14 +94,14 @@ def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndar
         """Each core's mean value over its paper's median, in CHROMA_SCALE."""
         flat = values.ravel()
         mean = np.add.reduceat(flat[at_core].astype(np.float64), starts) / area
-        return (mean - group_quantiles(flat[at_paper], paper_of, k)) / CHROMA_SCALE
+        return (mean - group_quantiles(flat[at_paper], paper_of, k, sizes=papers)) / CHROMA_SCALE
 
     top, bottom = first_last(core.any(axis=2))
     left, right = first_last(core.any(axis=1))
     out[chosen] = np.column_stack([
         contrast(chroma),
         contrast(hue),
-        group_quantiles(cells.ravel()[at_core], core_of, k) / lines,
+        group_quantiles(cells.ravel()[at_core], core_of, k, sizes=area) / lines,
         2 * area / np.maximum(edge, 1.0) / side * 10,
         (bottom - top + 1) / side,
         (right - left + 1) / side,

@@ -44,13 +44,16 @@ def median(values: np.ndarray, axis: int | None = None) -> np.ndarray:
 
 
 def group_quantiles(
-    values: np.ndarray, groups: np.ndarray, count: int, q: float = 0.5
+    values: np.ndarray, groups: np.ndarray, count: int, q: float = 0.5,
+    sizes: np.ndarray | None = None,
 ) -> np.ndarray:
     """(count,) the quantile q of the values of each group 0..count-1 (groups: a group per
     value), computed as `quantile(group's values, q)` computes it, in the values' own float
     type; NaN for a group with no value. Integer values in a small range are counted (a
-    histogram per group), others sorted once with their group (`_by_group`)."""
-    sizes = np.bincount(groups, minlength=count)[:count]
+    histogram per group), others sorted once with their group (`_by_group`). `sizes`, the
+    values per group, may be passed in when the caller knows them (a count less)."""
+    if sizes is None:
+        sizes = np.bincount(groups, minlength=count)[:count]
     pos = q * (np.maximum(sizes, 1) - 1)
     lo = pos.astype(np.intp)
     hi = np.minimum(lo + 1, np.maximum(sizes - 1, 0))

@@ -81,12 +81,31 @@ def _axis_parts(squares: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     rows = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
     rows = rows.reshape(k, side, STRIPS).transpose(0, 2, 1)
     cols = squares.reshape(k, STRIPS, width, side).sum(axis=2, dtype=np.int32)
-    strong = np.stack([rows, cols], axis=1) > LINE_COVER * 255 * width  # k, axis, strip, pos
+    return _shares(np.stack([rows, cols], axis=1) > LINE_COVER * 255 * width, n)
+
+
+def _axis_part(squares: np.ndarray, n: int, axis: int) -> tuple[np.ndarray, np.ndarray]:
+    """`_axis_parts` of one axis only, (k,) each: 0, lines across rows; 1, across columns
+    (half the work, where only one axis is wanted)."""
+    k, side, _ = squares.shape
+    width = side // STRIPS
+    if axis == 0:
+        sums = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
+        sums = sums.reshape(k, side, STRIPS).transpose(0, 2, 1)
+    else:
+        sums = squares.reshape(k, STRIPS, width, side).sum(axis=2, dtype=np.int32)
+    return _shares(sums > LINE_COVER * 255 * width, n)
+
+
+def _shares(strong: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Share of inner lines present and of cell interiors clean, from (..., strip, pos)
+    whether each strip's ink covers each position of the square."""
+    side = strong.shape[-1]
     counts = np.zeros((*strong.shape[:-1], side + 1), np.int32)
     np.cumsum(strong, axis=-1, out=counts[..., 1:])
     starts, ends = line_windows(side, n)
-    inked = counts[..., ends] - counts[..., starts] > 0  # k, axis, strip, window
-    hits = np.add.reduceat(inked.sum(axis=2), [0, n - 1], axis=2)  # lines, dirty cells
+    inked = counts[..., ends] - counts[..., starts] > 0  # ..., strip, window
+    hits = np.add.reduceat(inked.sum(axis=-2), [0, n - 1], axis=-1)  # lines, dirty cells
     return hits[..., 0] / (STRIPS * (n - 1)), 1.0 - hits[..., 1] / (STRIPS * n)
 
 
@@ -103,9 +122,9 @@ def filled_scores(squares: np.ndarray, n: int) -> np.ndarray:
     printed or written by hand, then scores as an empty one, while ink in the wrong places
     (kakuro, crossword, a part of a grid) still counts, since lines are long runs."""
     rows, cols = _long_runs(squares, n, PIECE_CELLS)
-    present = np.stack([_axis_parts(rows, n)[0][:, 0], _axis_parts(cols, n)[0][:, 1]], axis=1)
+    present = np.stack([_axis_part(rows, n, 0)[0], _axis_part(cols, n, 1)[0]], axis=1)
     rows, cols = _long_runs(squares, n)
-    clean = np.stack([_axis_parts(rows, n)[1][:, 0], _axis_parts(cols, n)[1][:, 1]], axis=1)
+    clean = np.stack([_axis_part(rows, n, 0)[1], _axis_part(cols, n, 1)[1]], axis=1)
     return (present * clean).min(axis=1)
 
 

@@ -235,7 +235,8 @@ def print_style(
     crops, inked, sizes = crops[kept], inked[kept], sizes[kept]
     cells = np.array(chosen)[kept]
     count = cells.size
-    strong = group_quantiles(crops[inked], np.repeat(np.arange(count), sizes), count, STRONG_INK)
+    strong = group_quantiles(crops[inked], np.repeat(np.arange(count), sizes), count, STRONG_INK,
+                             sizes=sizes)
     core = crops > (CORE * strong)[:, None, None]
     area = core.sum(axis=(1, 2)).astype(np.float64)
     edge = edge_counts(core, np.isnan(crops))

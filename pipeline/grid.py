@@ -30,7 +30,7 @@ from ._candidates import (
     min_grid_area,
 )
 from ._edge import cut_quad
-from ._image import INK_DELTA, downscale, ink_mask, stretched, to_grey
+from ._image import INK_DELTA, grey_and_small, ink_mask, stretched
 from ._quads import hull_to_quad, order_corners, rough_corners
 from ._structure import COARSE_WARP, filled_scores, structure_scores, warp_square
 from .errors import NoGrid
@@ -54,19 +54,21 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
     NoGrid). The sizes are looked for one after the other, each on its own, so a 9x9
     photo is searched exactly as when 9x9 was the only size; a later size is looked for
     only when no earlier one reached CONFIDENT, and the best score wins."""
-    grey = to_grey(np.ascontiguousarray(photo.pixels))
+    labels = " or ".join(size.label for size in sizes)
+    working = _working(photo.pixels)
+    if working is None:
+        raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     found = None
     for size in sizes:  # in turn: a sure grid of an earlier size ends the search
-        rival = find_grid(grey, (size.n,))
+        rival = _grid_in(*working, (size.n,))
         if rival is not None and (found is None or rival[1] > found[1]):
             found = rival
         if found is not None and found[1] >= CONFIDENT:
             break
     if found is None:
-        labels = " or ".join(size.label for size in sizes)
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
-    return Outline(grey, corners, next(s for s in sizes if s.n == n), score)
+    return Outline(working[0], corners, next(s for s in sizes if s.n == n), score)
 
 
 def find_grid(
@@ -80,12 +82,24 @@ def find_grid(
     around it, puts lines in the wrong places), so that ends the search. Unless the first
     ink threshold reaches it, a lower one is tried and the better grid kept: blur, glare
     and a small grid leave thin lines only a few grey levels darker than the paper."""
+    working = _working(image)
+    return None if working is None else _grid_in(*working, ns)
+
+
+def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
+    """The image in grey, its working copy and the scale back up (`grey_and_small`); None
+    for an image that cannot hold a grid (too small, not 8-bit)."""
     if image is None or image.ndim not in (2, 3) or min(image.shape[:2]) < MIN_SIDE:
         return None
-    grey = to_grey(np.ascontiguousarray(image))
-    if grey.dtype != np.uint8:
+    if image.dtype != np.uint8:
         return None
-    small, scale = downscale(grey)
+    return grey_and_small(np.ascontiguousarray(image))
+
+
+def _grid_in(
+    grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up)."""
     small = stretched(small)
     best: Found = (0.0, None, ns[0])
     deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())

@@ -55,11 +55,12 @@ def encode(image: np.ndarray, suffix: str, header: Header | None = None) -> byte
     ok, buffer = cv2.imencode(suffix.lower(), image, ENCODE_PARAMS.get(suffix.lower(), []))
     if not ok:
         raise SnapsolveError(f"could not encode the annotated photo as {suffix}")
-    data = buffer.tobytes()
+    encoded = buffer.reshape(-1)
     exif = header.exif if header is not None else None
-    if exif and suffix.lower() in (".jpg", ".jpeg") and data[:2] == b"\xff\xd8":
-        data = data[:2] + upright_exif(exif) + data[2:]
-    return data
+    if exif and suffix.lower() in (".jpg", ".jpeg") and encoded[:2].tobytes() == b"\xff\xd8":
+        # joined straight from the encoder's buffer: one copy of the photo's bytes, not three
+        return b"".join((encoded[:2].tobytes(), upright_exif(exif), encoded[2:].data))
+    return encoded.tobytes()
 
 
 def upright_exif(segment: bytes) -> bytes:

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from benchmarks import dataset
-from pipeline._cnn import MODEL_PATH, NumpyCNN, builtin, conv3x3_relu, max_pool2
+from pipeline import _cnn as cnn_module
+from pipeline._cnn import (
+    MODEL_PATH,
+    NumpyCNN,
+    _conv_block,
+    _rows_by_offset,
+    builtin,
+    conv3x3_relu,
+    max_pool2,
+)
 from pipeline._glyph import GLYPH
 from pipeline.glyphs import find_glyphs
 from tests.synth import HERSHEY, cells_of, draw_grid, photo_of
@@ -137,3 +146,21 @@ def test_a_model_names_the_symbols_of_its_classes(tmp_path):
     params["symbols"] = np.array(["12345678"])
     with pytest.raises(ValueError):
         NumpyCNN(params)
+
+
+@pytest.mark.parametrize("cin", [1, 12])
+def test_a_conv_block_run_in_chunks_is_the_direct_convolution_pooled(cin, monkeypatch):
+    """_conv_block (columns built a chunk of glyphs at a time) equals the plain
+    convolution, ReLU and 2x2 max-pool, whether the batch fits one chunk or takes many."""
+    rng = np.random.default_rng(cin)
+    x = rng.random((7, 10, 9, cin), dtype=np.float32)
+    w = rng.standard_normal((9 * cin, 5)).astype(np.float32)  # rows (Cin, ky, kx)
+    b = rng.standard_normal(5).astype(np.float32)
+    want = max_pool2(conv3x3_relu(x, w, b))
+    rows = _rows_by_offset(w, cin)
+    whole = _conv_block(x, rows, b)
+    monkeypatch.setattr(cnn_module, "CHUNK_BYTES", 1)  # a glyph a chunk
+    one_by_one = _conv_block(x, rows, b)
+    np.testing.assert_allclose(whole, want, atol=1e-5)
+    np.testing.assert_allclose(one_by_one, want, atol=1e-5)
+    assert whole.shape == one_by_one.shape == (7, 5, 4, 5)

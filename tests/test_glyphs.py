@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline._glyph import GLYPH, GLYPH_BOX, normalise_glyph
-from pipeline.glyphs import find_glyphs
+from pipeline.glyphs import find_glyphs, glyph_images, glyph_of
+from pipeline.products import Mark
 from tests.synth import cells_of, draw_grid, example_board, photo_of
 
 
@@ -39,3 +40,20 @@ def test_glyph_normalisation_is_rotation_consistent():
         assert np.abs(com - expect).max() <= 1.0
 
 
+
+
+def test_the_stage_glyphs_are_each_marks_own_glyph_value_for_value():
+    """glyph_images (all marks at once) gives glyph_of's glyph for every mark, on a
+    set of marks of many sizes, a blank one among them."""
+    rng = np.random.default_rng(3)
+    ink = (rng.random((120, 140)) ** 3).astype(np.float32)
+    marks = []
+    for y0, x0, h, w in [(0, 0, 12, 9), (20, 30, 25, 7), (60, 60, 5, 30), (90, 100, 30, 40),
+                         (10, 120, 3, 3)]:
+        mask = (rng.random((h, w)) < 0.3).astype(np.uint8)
+        marks.append(Mark((y0, y0 + h, x0, x0 + w), mask))
+    marks.append(Mark((40, 50, 0, 10), np.zeros((10, 10), np.uint8)))  # no ink: blank
+    batched = glyph_images(ink, marks)
+    for glyph, mark in zip(batched, marks, strict=True):
+        assert np.array_equal(glyph, glyph_of(ink, mark))
+    assert not batched[-1].any() and batched[:-1].any(axis=(1, 2)).all()

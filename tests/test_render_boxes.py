@@ -12,7 +12,17 @@ from hypothesis import strategies as st
 
 from pipeline import render as render_module
 from pipeline.products import Drawing, Style
-from pipeline.render import TILE, any_overlap, disjoint, inked_boxes, render, tile_ink
+from pipeline.render import (
+    DENSE_SHARE,
+    TILE,
+    any_overlap,
+    blend,
+    blend_box,
+    disjoint,
+    inked_boxes,
+    render,
+    tile_ink,
+)
 from tests.synth import PUZZLE, SOLUTION, photo
 from tests.test_render import geometry_of
 
@@ -156,3 +166,38 @@ def test_a_plane_of_scattered_dots_is_warped_whole_rather_than_in_hundreds_of_bo
     eight = np.diag([8.0, 8.0, 1.0])  # ... that alone would cost less than the whole
     assert inked_boxes(plane, eight, (9600, 9600)) == [(0, 0, 9600, 9600)]
     assert len(inked_boxes(plane[:480, :480], eight, (9600, 9600))) == 100
+
+
+@pytest.mark.parametrize("channels", [3, 4])
+def test_a_box_blended_whole_equals_the_exact_integer_blend(channels):
+    """Every under value, alpha and colour level: blend_box gives round((under (255 - a) +
+    colour a) / 255), as the pixel-by-pixel path does, and leaves a 4th channel alone."""
+    levels = np.arange(256, dtype=np.uint8)
+    alpha = np.repeat(levels[:, None], 256, axis=1)  # rows: alpha, columns: under
+    a = alpha.astype(np.int64)
+    for paint in range(0, 256, 5):
+        colour = (paint, 255 - paint, (7 * paint) % 256)
+        image = np.random.default_rng(paint).integers(0, 256, (260, 262, channels), np.uint8)
+        image[2:258, 3:259, :3] = levels[None, :, None]
+        whole, picked = image.copy(), image.copy()
+        blend_box(whole, alpha, colour, (3, 2))
+        blend(picked, alpha, colour, (3, 2))  # most of the box touched: blended whole too
+        expected = image.copy()
+        for c, value in enumerate(colour):
+            under = levels[None, :].astype(np.int64)
+            expected[2:258, 3:259, c] = (under * (255 - a) + value * a + 127) // 255
+        assert np.array_equal(whole, expected) and np.array_equal(picked, expected)
+
+
+def test_a_sparsely_touched_box_is_blended_pixel_by_pixel_alike():
+    """A box the alpha touches little of takes the pixel-by-pixel path: same result."""
+    rng = np.random.default_rng(5)
+    alpha = np.zeros((90, 120), np.uint8)
+    spots = rng.random(alpha.shape) < DENSE_SHARE / 3
+    alpha[spots] = rng.integers(1, 256, int(spots.sum()))
+    alpha[::7, ::5] = 255
+    image = rng.integers(0, 256, (100, 140, 3), np.uint8)
+    whole, picked = image.copy(), image.copy()
+    blend_box(whole, alpha, (20, 40, 240), (9, 4))
+    blend(picked, alpha, (20, 40, 240), (9, 4))
+    assert np.array_equal(whole, picked) and not np.array_equal(whole, image)

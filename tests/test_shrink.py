@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._image import WORK_SIDE, downscale, shrunk
+from pipeline._image import BAND, WORK_SIDE, downscale, grey_and_small, shrunk, to_grey
 from pipeline.square import OVERSAMPLE, SQUARE, _grid_region
 
 
@@ -97,3 +97,15 @@ def test_a_grid_filling_a_photo_under_the_large_size_is_shrunk_exactly_as_before
     expected = cv2.resize(image[y0:y1, x0:x1], (out_w, out_h), interpolation=cv2.INTER_AREA)
     assert np.array_equal(region, expected)
     assert to_region[0, 0] == out_w / (x1 - x0)
+
+
+@pytest.mark.parametrize("shape", [(1601, 1703), (3333, 2501), (4129, 3097), (2000, 799),
+                                   (1700, 1700), (600, 900)])
+def test_grey_and_its_working_copy_made_band_by_band_are_the_whole_images(shape):
+    """grey_and_small (a large colour photo made grey and shrunk BAND rows at a time) is
+    to_grey and downscale of the whole, value for value, whatever the rows left over."""
+    image = np.random.default_rng(shape[0]).integers(0, 256, (*shape, 3), dtype=np.uint8)
+    grey, small, scale = grey_and_small(image)
+    expected_small, expected_scale = downscale(to_grey(image))
+    assert np.array_equal(grey, to_grey(image)) and np.array_equal(small, expected_small)
+    assert scale == expected_scale and shape[0] > BAND
