@@ -27,13 +27,16 @@ from .products import Correction, Ink, Reading, Solved
 SEARCH_NODES = 20_000  # a board read from a photo must not search for long: misreads make
 # boards that take the solver long to refute
 ENTRY_SURE = 0.9  # an entry read less surely than this is not checked, but reported unreadable
-ENTRY_INK = 0.7  # a cell less surely inked than this is not checked, nor called wrong when
-# less surely handwriting (a right digit in a cell perhaps printed is right either way)
+ENTRY_INK = 0.7  # a cell less surely inked than this is not checked (a right digit in a cell
+# perhaps printed is right either way)
 PRIOR_WRONG = 0.1  # share of entries taken to be wrong before the handwriting is looked at
 # (people stuck halfway have most of theirs right)
 PRIOR_WEIGHT = 10  # entries' worth of that prior against the photo's own verdicts: a writer
 # whose other entries are right is seldom wrong in an unsure one (out of fold, the training
 # part: 20 more of 116 photos all 81 exact, 4 fewer of 348 planted wrong entries found)
+WRONG_PEN = 0.95  # an entry is called wrong only when at least this surely handwriting: small
+# notes in a cell's corners read as a digit are often less (out of fold, training part: notes
+# called wrong 0.75-0.998 pen, 14 of 21 under 0.95; planted wrong entries found: 1 of 317)
 DOUBT_PEN = 0.999  # a doubtful entry is surely handwriting: ink less surely pen may be small
 # notes in a cell's corners (out of fold, training part: doubtful entries 0.9999 or more,
 # notes that would have been doubtful 0.70-0.997)
@@ -171,7 +174,7 @@ def entry_verdicts(
     or right, when that is at least ENTRY_SURE probable. In between it is doubtful when
     read at least ENTRY_SURE surely as another digit (written wrong, or misread: the user
     is asked to look), unreadable otherwise (never guessed). It is unreadable when the cell
-    is less than ENTRY_INK surely inked, and is called wrong only when at least ENTRY_INK
+    is less than ENTRY_INK surely inked, and is called wrong only when at least WRONG_PEN
     surely handwriting (doubtful only when DOUBT_PEN surely): a cell the classifier doubts
     is print or pen whose digit is the solution's is right either way (a given always
     agrees with the solution), one that disagrees may be a misread given. Without a
@@ -193,7 +196,7 @@ def entry_verdicts(
         if inked(reading, cell, pen) < ENTRY_INK:  # perhaps no ink at all
             yield cell, "unreadable"
         elif p_wrong >= ENTRY_SURE and entry != solution[cell]:
-            yield cell, "wrong" if pen >= ENTRY_INK else "unreadable"
+            yield cell, "wrong" if pen >= WRONG_PEN else "unreadable"
         elif 1 - p_wrong >= ENTRY_SURE:
             yield cell, "right"
         elif digits.max() >= ENTRY_SURE and entry != solution[cell] and pen >= DOUBT_PEN:
