@@ -10,7 +10,7 @@ import pytest
 PHOTOS = 6  # held-out photos, each with NOTES cells of notes and as many entries struck
 NOTES = 3
 MOST_TAKEN = 0.2  # share of those cells that may still be taken for an entry (measured on
-# the held-out quarter: 14 of 126 notes, 2 of 126 struck; docs/benchmarks.md)
+# the held-out quarter: 10 of 126 notes, 1 of 126 struck; docs/benchmarks.md)
 
 
 def test_notes_and_struck_digits_are_not_taken_for_entries():
