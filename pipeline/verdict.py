@@ -132,14 +132,15 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
 
 
 def _doubtful_sentence(reading: Reading, solved: Solved, check: bool) -> str:
-    """'please check r1c4: it looks like a 9 (it should be 2), perhaps misread'."""
+    """'please check 1 entry that may be wrong or misread: r1c4 reads as 9 (it should be
+    2)'; no right symbol in check mode."""
     named = []
     for cell in solved.doubtful[:LISTED]:
         name = reading.size.cell_name(cell)
         looks = printed_symbol(solved.entries[cell], reading.alphabet)
         right = "" if check else (
             f" (it should be {printed_symbol(solved.solution[cell], reading.alphabet)})")
-        named.append(f"{name} looks like a {looks}{right}")
+        named.append(f"{name} reads as {looks}{right}")
     more = ", ..." if len(solved.doubtful) > LISTED else ""
     return (f"please check {len(solved.doubtful)} entr{'y' if len(solved.doubtful) == 1 else 'ies'}"
             f" that may be wrong or misread: {', '.join(named)}{more}")
@@ -161,11 +162,12 @@ def drawing(
     values = {}
     if not check:
         entries = solved.entries or "0" * len(solved.board)
+        scrawled = {c for c in solved.unreadable if reading.ink_classes[c, Ink.EMPTY] < 0.5}
         values = {
             cell: shown(symbol)
             for cell, (given, entry, symbol) in enumerate(
                 zip(solved.board, entries, solved.solution, strict=True))
-            if given == "0" and entry == "0"
+            if given == "0" and entry == "0" and cell not in scrawled
         }
     rings = tuple(c.cell for c in solved.corrections if c.used != "0")
     told = {cell: None if check else shown(solved.solution[cell])

@@ -80,10 +80,10 @@ def test_a_doubtful_entry_is_asked_about_not_called_wrong():
     name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
     text = message(READING, solved, False)
     assert "1 of your 2 entries are right" in text and "wrong:" not in text
-    assert f"please check 1 entry that may be wrong or misread: {name} looks like a {looks}" \
+    assert f"please check 1 entry that may be wrong or misread: {name} reads as {looks}" \
         f" (it should be {SOLUTION[cell]})" in text
     checked = message(READING, solved, True)
-    assert f"{name} looks like a {looks}" in checked and "should be" not in checked
+    assert f"{name} reads as {looks}" in checked and "should be" not in checked
     rec = photo_record("p.jpg", READING, solved)
     assert rec.extra["doubtful_entries"] == [name] and rec.extra["wrong_entries"] == []
     from pipeline.advice import advise
@@ -95,6 +95,22 @@ def test_a_doubtful_entry_is_asked_about_not_called_wrong():
     assert full.doubtful == {cell: SOLUTION[cell]} and full.wrong == {}
     assert quiet.doubtful == {cell: None} and quiet.values == {}
     assert cell not in full.values  # the entry stands: nothing written over it
+
+
+def test_handwriting_too_unclear_to_check_is_not_written_over():
+    """An unreadable cell that holds ink keeps the user's own ink: no solution digit is
+    drawn on it. One that perhaps holds none is filled like an empty cell."""
+    from dataclasses import replace
+
+    scrawl, speck = BLANKS[0], BLANKS[1]
+    classes = np.zeros((81, 3))
+    classes[:, 0] = 1.0  # empty
+    classes[scrawl] = [0.1, 0.0, 0.9]  # surely ink, handwriting
+    classes[speck] = [0.6, 0.0, 0.4]  # perhaps no ink
+    reading = replace(READING, ink_classes=classes)
+    shown = drawing(_solved(unreadable=(scrawl, speck)), reading)
+    assert scrawl not in shown.values and shown.values[speck] == SOLUTION[speck]
+    assert len(shown.values) == len(BLANKS) - 1
 
 
 def test_a_hint_is_drawn_instead_of_the_solution():
