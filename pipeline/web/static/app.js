@@ -267,7 +267,7 @@ function explain(rec) {
     ? "The missing digits are written in red on your photo." : sentence(rec.message)];
   if (rec.status === "solved" && rec.wrong_entries?.length) {
     parts.push(checking() ? "Your wrong entries are ringed in magenta on the photo."
-      : "Your wrong entries are ringed in magenta on the photo, with the right digit small beside them.");
+      : "Your wrong entries are ringed in magenta on the photo, the right digit on a badge at the corner.");
   }
   if (rec.status === "solved" && rec.doubtful_entries?.length) {
     parts.push("Ringed in orange: entries that look wrong but may have been misread; check them against the paper.");
