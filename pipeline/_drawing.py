@@ -107,8 +107,8 @@ class FlatGrid:
         return plane
 
     def discs(self, cells, radius: float, at: tuple[float, float]) -> np.ndarray:
-        """A plane with a filled disc `radius` cells wide at `at` (an upright offset in
-        cells) of each cell."""
+        """A plane with a filled disc of radius `radius` (in cells) at `at` (an upright
+        offset in cells) of each cell."""
         plane = self.plane()
         offset = _turned_offset(at, self.turns)
         r = max(1, round(radius * min(self.cw, self.ch)))
