@@ -76,17 +76,14 @@ def _axis_scores(squares: np.ndarray, n: int) -> np.ndarray:
 def _axis_parts(squares: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """(k, 2) share of inner lines present and (k, 2) share of cell interiors clean, per
     axis (lines across rows, then columns)."""
-    k, side, _ = squares.shape
-    width = side // STRIPS
-    rows = cv2.reduce(squares.reshape(-1, width), 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)
-    rows = rows.reshape(k, side, STRIPS).transpose(0, 2, 1)
-    cols = squares.reshape(k, STRIPS, width, side).sum(axis=2, dtype=np.int32)
-    return _shares(np.stack([rows, cols], axis=1) > LINE_COVER * 255 * width, n)
+    across_rows, across_cols = _axis_part(squares, n, 0), _axis_part(squares, n, 1)
+    return (np.stack([across_rows[0], across_cols[0]], axis=1),
+            np.stack([across_rows[1], across_cols[1]], axis=1))
 
 
 def _axis_part(squares: np.ndarray, n: int, axis: int) -> tuple[np.ndarray, np.ndarray]:
-    """`_axis_parts` of one axis only, (k,) each: 0, lines across rows; 1, across columns
-    (half the work, where only one axis is wanted)."""
+    """(k,) share of inner lines present and (k,) share of cell interiors clean, for one
+    axis: 0, lines across rows; 1, across columns."""
     k, side, _ = squares.shape
     width = side // STRIPS
     if axis == 0:

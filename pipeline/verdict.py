@@ -170,11 +170,10 @@ def drawing(
             if given == "0" and entry == "0" and cell not in scrawled
         }
     rings = tuple(c.cell for c in solved.corrections if c.used != "0")
-    told = {cell: None if check else shown(solved.solution[cell])
-            for cell in (*solved.wrong, *solved.doubtful)}
-    wrong = {cell: told[cell] for cell in solved.wrong}
-    doubtful = {cell: told[cell] for cell in solved.doubtful}
-    return Drawing(values, rings, reading.style, wrong, doubtful)
+    def told(cells: tuple[int, ...]) -> dict[int, str | None]:
+        return {cell: None if check else shown(solved.solution[cell]) for cell in cells}
+
+    return Drawing(values, rings, reading.style, told(solved.wrong), told(solved.doubtful))
 
 
 def hint_drawing(solved: Solved, reading: Reading, hint: Step) -> Drawing:
