@@ -219,3 +219,37 @@ def test_enough_sure_sevens_settle_the_turn_of_a_grid_of_handwriting(monkeypatch
     turns, digits = orientation.orient(glyphs, np.ones(20, bool), np.ones(20), judge, 6)
     assert (judge.glyphs == 20) is settled and len(digits) == 20
     assert not settled or turns == 3
+
+
+class _UpsideDown(_Counting):
+    """A grid of handwriting photographed upside down: glyphs marked at pixel (0, 0) once
+    turned upright are printed 7s, read surely only that way up; the others, handwriting,
+    read a little better the wrong way up (marked at (5, 10) as photographed, a pixel no
+    turn brings to (0, 0)), as a real grid of handwriting can."""
+
+    def read(self, glyphs):
+        self.glyphs += len(glyphs)
+        probs = np.full((len(glyphs), 9), 0.6 / 8, np.float32)
+        probs[:, 0] = 0.4
+        wrong_way_up = glyphs[:, 5, 10] > 0
+        probs[wrong_way_up] = 0.4 / 8
+        probs[wrong_way_up, 0] = 0.6
+        seven = glyphs[:, 0, 0] > 0
+        probs[seven] = 1e-4
+        probs[seven, 6] = 1 - 8e-4
+        return probs
+
+
+def test_the_one_turn_with_sure_sevens_wins_over_handwriting_read_better_another_way():
+    """Only the right turn reads several glyphs surely as a 3, 4 or 7 (no turned digit
+    does): that outweighs handwriting that reads better the wrong way up, EXIF tie and all."""
+    import pipeline._orientation as orientation
+
+    glyphs = np.zeros((40, 28, 28), np.float32)
+    glyphs[:6, 27, 27] = 1.0  # upright (half a turn) at (0, 0): printed 7s
+    glyphs[6:, 5, 10] = 1.0
+    clarity = np.where(np.arange(40) < 6, 0.1, 1.0)  # the sample is all handwriting
+    judge = _UpsideDown()
+    turns, digits = orientation.orient(glyphs, np.ones(40, bool), clarity, judge, 1, judge)
+    assert turns == 2
+    assert (digits[:6].argmax(axis=1) == 6).all()
