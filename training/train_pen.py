@@ -88,7 +88,7 @@ class Recipe:
 
     channels: tuple[int, ...] = (12, 24, 48)
     dense: int = 128
-    epochs: int = 20
+    epochs: int = 30
     smoothing: float = 0.0  # label smoothing of the digit head
     augment: bool = True  # random affine maps and stroke widths (else shifts only)
     mnist_weight: float = 0.5  # digit-loss weight of an MNIST digit (a pen cell: 1); 0: none
