@@ -16,7 +16,9 @@ swapped for another pen digit of the same photo: wrong entries found, right entr
 wrong), partial fills (a third of the pen cells erased to the paper's colour), candidate
 notes (3 pen cells rubbed out and given 2-3 small digits of the photo's own handwriting in
 their corners) and struck-through entries (3 pen cells crossed out corner to corner in
-their own ink): how many of those cells are taken for an entry or a given.
+their own ink): how many of those cells are taken for an entry or a given; and the photo
+taken worse: out of focus (a Gaussian blur of BLUR_SIGMA px) and under lamp light (the
+channels scaled by WARM).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 from benchmarks import dataset
 from benchmarks.pen_data import (
     MixedPhoto,
+    blurred,
     cell_quads,
     crossed,
     erased,
@@ -44,6 +47,7 @@ from benchmarks.pen_data import (
     noted,
     pixels_of,
     planted,
+    tinted,
     wrong_swaps,
 )
 from pipeline._pen_net import PenNet
@@ -154,7 +158,7 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
             continue
         if reading is None:
             for name in ("black pen", "pencil", "planted wrong", "partial fill",
-                         "candidate notes", "struck through"):
+                         "candidate notes", "struck through", "out of focus", "lamp light"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -175,6 +179,9 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(photo.pen))[:STRUCK])
         r, s, _ = run_pixels(crossed(pixels, quads, struck))
         totals.setdefault("struck through", Counter()).update(judge(photo, r, s, void=struck))
+        for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels))):
+            r, s, _ = run_pixels(worse)
+            totals.setdefault(name, Counter()).update(judge(photo, r, s))
     pen_s = [t[0] for t in times]
     printed_s = [t[1] for t in times]
     totals["time"] = Counter(pen=statistics.median(pen_s), printed=statistics.median(printed_s))

@@ -1,7 +1,8 @@
 """Photos filled in by hand (../shared/data/photos/mixed-train) with their truth per cell,
 and the variants made of them: black pen and pencil (the pen strokes greyed), planted wrong
 entries (a pen cell's image swapped for another pen digit of the same photo) and partial
-fills (pen cells erased to the paper's colour).
+fills (pen cells erased to the paper's colour), and photos taken worse: out of focus
+(`blurred`) and under coloured light (`tinted`).
 
 A cell that is non-zero in train/NAME.dat is printed, the other digits of mixed-train/NAME.dat
 are handwritten. Cell regions in the photo come from the pipeline's own reading of it (its
@@ -32,6 +33,10 @@ PENCIL_DARKEN = 0.55  # a pencil stroke: this much (fainter than the pen's)
 PAPER_SHARE = 0.8  # quantile of a cell's lightness taken for its paper
 NOTE_SHARE = 0.34  # a candidate note's side, as a share of the cell's
 STRIKE_SHARE = 0.08  # a strike-through's width, as a share of the cell's
+BLUR_SIGMA = 1.5  # px: the benchmark's out-of-focus photo (of a 640-1280 px frame: a pen
+# stroke's colour and edges run into the paper, as in a shaky or close phone photo)
+WARM = (0.6, 0.9, 1.1)  # B, G, R gains of the benchmark's lamp-lit photo (paper yellow,
+# blue pen greyed towards the print)
 
 
 @dataclass(frozen=True)
@@ -268,3 +273,13 @@ def wrong_swaps(photo: MixedPhoto, rng: np.random.Generator, count: int) -> list
         if others:
             swaps.append((int(rng.choice(others)), target))
     return swaps
+
+
+def blurred(pixels: np.ndarray, sigma: float = BLUR_SIGMA) -> np.ndarray:
+    """The photo out of focus: a Gaussian blur of `sigma` px."""
+    return cv2.GaussianBlur(pixels, (0, 0), sigma)
+
+
+def tinted(pixels: np.ndarray, gains: tuple[float, float, float] = WARM) -> np.ndarray:
+    """The photo under coloured light: each channel (B, G, R) scaled by its gain."""
+    return np.clip(pixels.astype(np.float32) * np.float32(gains), 0, 255).astype(np.uint8)

@@ -8,7 +8,9 @@ Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mi
 and in four variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
 greyed, so colour cannot be the only cue), a partial fill (a third of the pen cells
 erased), and ink that is no entry (VOID_CELLS cells with candidate notes in their corners,
-as many entries struck through: labelled empty); plus the printed photos of the training
+as many entries struck through: labelled empty), and two taken worse (DEGRADED): out of
+focus (a Gaussian blur, as photographed or in black pen) and under coloured light (each
+channel scaled); plus the printed photos of the training
 part of train/ (empty and printed cells only). Glyphs are moved by small random affine
 maps, their strokes thickened or thinned, some bent elastically (training/pen_augment.py),
 and features jittered while training. A second handwriting source trains the digit head
@@ -43,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import dataset  # noqa: E402
 from benchmarks.pen_data import (  # noqa: E402
     MixedPhoto,
+    blurred,
     cell_quads,
     erased,
     greyed,
@@ -50,6 +53,7 @@ from benchmarks.pen_data import (  # noqa: E402
     mixed_photos,
     pixels_of,
     read_pixels,
+    tinted,
     void_plan,
     voided,
 )
@@ -70,6 +74,12 @@ HELD_BACK = 3  # the tenth of the photos (photo index % 10) held back for measur
 ERASE_SHARE = 1 / 3  # of a photo's pen cells, erased in its partial-fill variant
 VOID_CELLS = 6  # pen cells given candidate notes instead, and as many struck through, in a
 # photo's fifth variant: ink that is no entry
+DEGRADED = (5, 6)  # the variants taken worse (out of focus, coloured light): a recipe may
+# leave them out of training, to measure what they add on the same held-back cells
+BLUR_SIGMAS = (0.8, 2.0)  # px: a blurred variant's Gaussian, drawn from this range (phone
+# photos of a page, from sharp to clearly out of focus)
+CAST = ((0.55, 1.05), (0.8, 1.05), (0.9, 1.2))  # B, G, R gains of a coloured-light variant:
+# lamp light (blue low, red high) to cool daylight; the channels drawn apart
 
 
 @dataclass(frozen=True)
@@ -78,15 +88,16 @@ class Recipe:
 
     channels: tuple[int, ...] = (12, 24, 48)
     dense: int = 128
-    epochs: int = 20
+    epochs: int = 30
     smoothing: float = 0.0  # label smoothing of the digit head
     augment: bool = True  # random affine maps and stroke widths (else shifts only)
     mnist_weight: float = 0.5  # digit-loss weight of an MNIST digit (a pen cell: 1); 0: none
     elastic: float = 0.3  # share of glyphs also given an elastic distortion
+    degraded: bool = True  # train on the variants taken worse (DEGRADED) too
 
 
-def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
-    """Labelled cells of a photo and its variants (each a tuple of arrays)."""
+def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple[int, tuple]]:
+    """Labelled cells of a photo and its variants: (variant index, tuple of arrays)."""
     pixels = pixels_of(photo)
     found = read_pixels(pixels)
     if found is None:
@@ -96,11 +107,15 @@ def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
     partial = pen & (rng.random(81) < ERASE_SHARE)
     plan, struck = void_plan(photo, rng, VOID_CELLS)
     notes = np.isin(np.arange(81), list(plan))
-    variants = [(pixels, None), (greyed(pixels, quads, pen, False), None),
+    black = greyed(pixels, quads, pen, False)
+    focus = blurred(black if rng.random() < 0.5 else pixels, float(rng.uniform(*BLUR_SIGMAS)))
+    light = tinted(pixels, tuple(float(rng.uniform(*span)) for span in CAST))
+    variants = [(pixels, None), (black, None),
                 (greyed(pixels, quads, pen, True), None), (erased(pixels, quads, partial), partial),
-                (voided(pixels, quads, plan, struck), notes | struck)]
+                (voided(pixels, quads, plan, struck), notes | struck), (focus, None),
+                (light, None)]
     out = []
-    for image, rubbed in variants:
+    for variant, (image, rubbed) in enumerate(variants):
         cells = labelled_cells(photo, image)
         if cells is None:
             continue
@@ -108,7 +123,7 @@ def photo_cells(photo: MixedPhoto, rng: np.random.Generator) -> list[tuple]:
             images, features, inked, classes, truth = cells
             classes = np.where(rubbed, int(Ink.EMPTY), classes)
             cells = images, features, inked, classes, truth
-        out.append(cells)
+        out.append((variant, cells))
     return out
 
 
@@ -136,21 +151,25 @@ def collect() -> dict[str, np.ndarray]:
     rng = np.random.default_rng(14)
     parts: list[tuple] = []
     photo_ids: list[np.ndarray] = []
+    variants: list[np.ndarray] = []
     started = time.time()
     for k, photo in enumerate(mixed_photos(held_out=False)):
-        for cells in photo_cells(photo, rng):
+        for variant, cells in photo_cells(photo, rng):
             parts.append(cells)
             photo_ids.append(np.full(81, k))
+            variants.append(np.full(81, variant))
     for k, photo in enumerate(dataset.photos("train", held_out=False)):
         cells = printed_cells(photo)
         if cells is not None:
             parts.append(cells)
             photo_ids.append(np.full(81, 1000 + k))
+            variants.append(np.zeros(81, int))
     print(f"collected {len(parts)} boards in {time.time() - started:.0f} s")
     images, features, inked, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
     keep = inked
     data = {"images": images[keep], "features": features[keep], "classes": classes[keep],
-            "digits": digits[keep] - 1, "photo": np.concatenate(photo_ids)[keep]}
+            "digits": digits[keep] - 1, "photo": np.concatenate(photo_ids)[keep],
+            "variant": np.concatenate(variants)[keep]}
     CACHE.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(CACHE, **data)
     return data
@@ -160,7 +179,9 @@ def synthetic_cells() -> dict[str, np.ndarray]:
     """Labelled inked cells (empty and printed) of synthetic printed photos in many fonts."""
     if SYNTH_CACHE.exists():
         with np.load(SYNTH_CACHE) as data:
-            return {k: data[k] for k in data.files}
+            cached = {k: data[k] for k in data.files}
+        cached.setdefault("variant", np.zeros(len(cached["classes"]), int))  # older caches
+        return cached
     import cv2
 
     from pipeline.entries import ink_inputs
@@ -187,7 +208,7 @@ def synthetic_cells() -> dict[str, np.ndarray]:
         ids.append(np.full(int(inked.sum()), 2000 + k))
     images, features, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
     data = {"images": images, "features": features, "classes": classes, "digits": digits,
-            "photo": np.concatenate(ids)}
+            "photo": np.concatenate(ids), "variant": np.zeros(len(classes), int)}
     np.savez_compressed(SYNTH_CACHE, **data)
     return data
 
@@ -202,7 +223,7 @@ def with_mnist(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     n = len(glyphs)
     extra = {"images": glyphs, "features": np.zeros((n, data["features"].shape[1]), np.float32),
              "classes": np.full(n, int(Ink.PEN)), "digits": labels - 1,
-             "photo": MNIST_PHOTO + np.arange(n)}
+             "photo": MNIST_PHOTO + np.arange(n), "variant": np.zeros(n, int)}
     out = {k: np.concatenate([data[k], extra[k].astype(data[k].dtype)]) for k in data}
     out["digit_only"] = np.arange(len(out["photo"])) >= len(data["photo"])
     return out
@@ -243,6 +264,8 @@ def shifted(images: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def train(data: dict, train_rows: np.ndarray, recipe: Recipe, seed: int = 0, threads: int = 1):
     import torch
 
+    if not recipe.degraded:
+        train_rows = train_rows[~np.isin(data["variant"][train_rows], DEGRADED)]
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -353,8 +376,13 @@ def held_back(data: dict, recipe: Recipe, threads: int = 1) -> dict[str, float]:
     classes, digits = data["classes"][rows[val]], data["digits"][rows[val]]
     pen = classes == int(Ink.PEN)
     ink_t, digit_t = fit_temperature(ink, classes), fit_temperature(digit[pen], digits[pen])
+    worse = np.isin(data["variant"][rows[val]], DEGRADED)
     return {"ink": float((ink.argmax(1) == classes).mean()),
             "pen_digit": float((digit.argmax(1)[pen] == digits[pen]).mean()),
+            "ink_degraded": float((ink.argmax(1) == classes)[worse].mean()),
+            "ink_others": float((ink.argmax(1) == classes)[~worse].mean()),
+            "pen_digit_degraded": float((digit.argmax(1) == digits)[pen & worse].mean()),
+            "pen_digit_others": float((digit.argmax(1) == digits)[pen & ~worse].mean()),
             "digit_nll": nll(digit[pen], digits[pen]), "ink_nll": nll(ink, classes),
             "ink_temperature": ink_t, "digit_temperature": digit_t,
             "digit_nll_at_t": nll(digit[pen], digits[pen], digit_t),
@@ -453,9 +481,12 @@ def main() -> int:
     parser.add_argument("--no-augment", action="store_true")
     parser.add_argument("--mnist-weight", type=float, default=Recipe.mnist_weight)
     parser.add_argument("--elastic", type=float, default=Recipe.elastic)
+    parser.add_argument("--no-degraded", action="store_true",
+                        help="leave the variants taken worse (blur, coloured light) out")
     args = parser.parse_args()
     recipe = Recipe(tuple(int(c) for c in args.channels.split(",")), args.dense, args.epochs,
-                    args.smoothing, not args.no_augment, args.mnist_weight, args.elastic)
+                    args.smoothing, not args.no_augment, args.mnist_weight, args.elastic,
+                    not args.no_degraded)
     data = collect()
     synthetic = synthetic_cells()
     data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
