@@ -5,7 +5,7 @@ to pipeline/models/pen.npz.
 
 Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
 (never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
-and in four variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
+and in six variants made by benchmarks/pen_data: black pen and pencil (the pen strokes
 greyed, so colour cannot be the only cue), a partial fill (a third of the pen cells
 erased), and ink that is no entry (VOID_CELLS cells with candidate notes in their corners,
 as many entries struck through: labelled empty), and two taken worse (DEGRADED): out of
@@ -147,7 +147,9 @@ def collect() -> dict[str, np.ndarray]:
     """Every labelled inked cell of the training photos, with its photo's index."""
     if CACHE.exists():
         with np.load(CACHE) as data:
-            return {k: data[k] for k in data.files}
+            cached = {k: data[k] for k in data.files}
+        if "variant" in cached:  # a cache from before the variants taken worse is rebuilt
+            return cached
     rng = np.random.default_rng(14)
     parts: list[tuple] = []
     photo_ids: list[np.ndarray] = []
