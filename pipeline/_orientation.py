@@ -108,14 +108,15 @@ def _judge_turns(
             return one_way[0]
     else:
         read.update(_read_turns(judge, glyphs, (opposite,)))
-    if all(k in read for k in sideways):
-        trial = np.concatenate([read[k][sample] for k in sideways])
-    else:
+    if all(k in read for k in sideways):  # a 9x9 grid's: read whole above
+        sampled = {k: read[k][sample] for k in sideways}
+    else:  # the sample alone
         trial = judge.read(np.concatenate([turned(glyphs[sample], k) for k in sideways]))
+        sampled = {k: trial[i * sample.size : (i + 1) * sample.size]
+                   for i, k in enumerate(sideways)}
     on_sample = {preferred: _confidence(read[preferred][sample]) + EXIF_TIE,
-                 opposite: _confidence(read[opposite][sample])}
-    for i, k in enumerate(sideways):
-        on_sample[k] = _confidence(trial[i * sample.size : (i + 1) * sample.size])
+                 opposite: _confidence(read[opposite][sample]),
+                 **{k: _confidence(rows) for k, rows in sampled.items()}}
     turns = max(on_sample, key=on_sample.__getitem__)
     if turns in (preferred, opposite):  # upright or upside down: judged on all the clear glyphs
         upright = _confidence(read[preferred][clear]) + EXIF_TIE
