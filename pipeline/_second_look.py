@@ -3,7 +3,9 @@
 Used when the board read has several solutions: a missed digit must lie in one of the
 blank cells where the solutions disagree. Each such cell's strongest central ink is cut out
 as a glyph whatever its size, read by the builtin recognizer, and weighed by where its ink
-lies between the blank cells' (the paper's grain and specks, typically) and the digits'.
+lies between the blank cells' (the paper's grain and specks, typically) and the givens'.
+Pale coloured print, about as bright in grey as the paper, is looked for again in the
+darkest colour channel.
 """
 
 from __future__ import annotations
@@ -18,32 +20,57 @@ from ._orientation import turned
 from ._stats import median
 from ._windows import central_peak
 from .products import Reading
+from .square import ink_map
 
 INK_FLOOR = 0.002  # even the clearest cell keeps this doubt about being empty or not
 REREAD_MIN = 0.05  # share of the way from the paper's ink to the digits' that a re-read
 REREAD_SURE = 0.95  # blank must reach, and how sure of one digit the recognizer must be,
 # for the blank to count as holding a faint digit (chosen on training photos with washed-out
 # givens: docs/benchmarks.md, "Washed-out givens")
+MIN_PAPER = 5  # blank windows needed to measure the paper's own central peak; fewer (a grid
+# filled in by hand) and PAPER_PEAK stands in
+PAPER_PEAK = 0.02  # a blank window's usual central peak (printed training photos: median
+# 0.019, from 0.013 to 0.078; docs/benchmarks.md, "A faint given in a grid filled by hand")
 HALF_PEAK = 0.5  # of the central peak: the ink that makes the closer look's glyph
 SIZE_TIEBREAK = 0.001  # of its area, a component's nearness to the centre gains per pixel
 
 
 def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
     """The reading's probabilities with the given blank cells (upright indices) read again,
-    closely; unchanged where the closer look finds nothing to go on."""
+    closely; unchanged where the closer look finds nothing to go on. The grey ink map is
+    looked at first; where it shows nothing, the ink of the darkest channel (`colour_ink`),
+    which sees coloured print that is about as bright in grey as the paper."""
     probs = reading.probabilities.copy()
-    if not cells:
-        return probs
-    ink = reading.ink.ink
+    pending = list(cells)
+    maps = [reading.ink.ink]
+    if reading.colour is not None:
+        maps.append(colour_ink(reading.colour))
+    for ink in maps:
+        if not pending:
+            break
+        found = _reread(reading, ink, pending)
+        for cell, row in found.items():
+            probs[cell] = row
+        pending = [cell for cell in pending if cell not in found]
+    return probs
+
+
+def colour_ink(colour: np.ndarray) -> np.ndarray:
+    """The ink map of the square's darkest channel: pale red or blue print, faint in grey,
+    is dark in the channels its ink absorbs."""
+    return ink_map(np.ascontiguousarray(colour.min(axis=2)))
+
+
+def _reread(reading: Reading, ink: np.ndarray, cells: list[int]) -> dict[int, np.ndarray]:
+    """{cell: its probabilities read again} for those of the blank `cells` whose ink on the
+    map `ink` (the square's frame) is a digit surely enough (REREAD_MIN, REREAD_SURE)."""
     y0, y1, x0, x1 = (v.tolist() for v in reading.ink.bounds)
     crops = [ink[a:b, c:d] for a, b in zip(y0, y1, strict=True)
              for c, d in zip(x0, x1, strict=True)]
     peaks = np.array([central_peak(crop) for crop in crops])
-    filled = reading.ink.filled
-    level = float(median(peaks[filled])) if filled.any() else 1.0
-    paper = float(median(peaks[~filled])) if (~filled).any() else 0.0
-    span = max(level - paper, 1e-6)
     order = reading.geometry.upright_order()
+    level, paper = ink_levels(peaks, reading.ink.filled, _givens(reading, order))
+    span = max(level - paper, 1e-6)
     turns = reading.geometry.turns
     glyphs, weights = [], []
     for cell in cells:
@@ -53,11 +80,29 @@ def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
     judge = builtin(reading.size)
     columns = [judge.symbols.index(symbol) for symbol in reading.size.symbols]
     values = judge.read(np.stack(glyphs))[:, columns]
+    found = {}
     for cell, weight, row in zip(cells, weights, values, strict=True):
         if weight >= REREAD_MIN and row.max() >= REREAD_SURE:  # else nothing to go on
-            probs[cell, 0] = 1.0 - weight
-            probs[cell, 1:] = weight * row
-    return probs
+            found[cell] = np.concatenate([[1.0 - weight], weight * row])
+    return found
+
+
+def ink_levels(peaks: np.ndarray, filled: np.ndarray, givens: np.ndarray) -> tuple[float, float]:
+    """The central peak of the givens' ink and of the paper's. Givens, not every filled
+    window: handwriting is often darker than the print. The paper from the blank windows,
+    when there are MIN_PAPER of them."""
+    digits = givens if givens.any() else filled
+    level = float(median(peaks[digits])) if digits.any() else 1.0
+    blank = ~filled
+    paper = float(median(peaks[blank])) if blank.sum() >= MIN_PAPER else PAPER_PEAK
+    return level, paper
+
+
+def _givens(reading: Reading, order: np.ndarray) -> np.ndarray:
+    """(cells,) bool in the square's frame: the window holds a given as read."""
+    givens = np.zeros(len(order), bool)
+    givens[order] = np.array([symbol != "0" for symbol in reading.board])
+    return givens
 
 
 def central_glyph(crop: np.ndarray, peak: float) -> np.ndarray:

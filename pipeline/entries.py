@@ -34,12 +34,14 @@ MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (
 
 
 def ink_inputs(
-    reading: Reading, glyphs: Glyphs, pixels: np.ndarray
+    reading: Reading, glyphs: Glyphs, pixels: np.ndarray, colour: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What the ink classifier sees, per upright cell: its glyph, its features, and
-    whether it holds ink worth judging."""
+    whether it holds ink worth judging. `colour`: the square in colour, when already
+    warped from `pixels` (`colour_square`)."""
     order = reading.geometry.upright_order()
-    colour = colour_square(pixels, reading.geometry)
+    if colour is None:
+        colour = colour_square(pixels, reading.geometry)
     base, inked = cell_features(glyphs.ink, colour)
     inked = (inked | glyphs.present)[order]
     values = reading.probabilities[:, 1:]
@@ -66,10 +68,13 @@ def read_entries(
     reading: Reading, glyphs: Glyphs, pixels: np.ndarray, net: PenNet | None
 ) -> Reading:
     """The reading with its handwritten entries told apart from the printed givens
-    (unchanged when there is no classifier, no 9x9 board, or no cell is surely pen)."""
+    (unchanged when there is no classifier, no 9x9 board, or no cell is surely pen), and
+    with the square in colour it has warped for the ink's colour."""
     if net is None or reading.size.n != 9:
         return reading
-    images, features, inked = ink_inputs(reading, glyphs, pixels)
+    colour = colour_square(pixels, reading.geometry)
+    reading = replace(reading, colour=colour)
+    images, features, inked = ink_inputs(reading, glyphs, pixels, colour)
     classes, digits = ink_classes(net, images, features, inked)
     if int((classes[:, Ink.PEN] >= PEN_SURE).sum()) < MIN_PEN:
         return reading

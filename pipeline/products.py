@@ -168,6 +168,8 @@ class Reading:
     entries: str = ""  # the handwritten entries, canonical, '0' where none ("" for none)
     entry_probabilities: np.ndarray | None = None  # (cells, n + 1) as `probabilities`
     alphabet: str = "digits"  # how the puzzle prints its symbols (pipeline.alphabet)
+    colour: np.ndarray | None = None  # (side, side, 3) BGR, the square in colour, where the
+    # entries stage warped it (9x9): the second look's view of pale coloured print
 
     @property
     def size(self) -> Size:

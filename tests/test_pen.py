@@ -164,9 +164,15 @@ def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
     import pipeline.entries as entries
 
     before = reading("12" + "0" * 79)
-    monkeypatch.setattr(entries, "ink_inputs", lambda r, g, p: (
+    colour = np.zeros((9, 9, 3), np.uint8)
+    monkeypatch.setattr(entries, "colour_square", lambda pixels, geometry: colour)
+    monkeypatch.setattr(entries, "ink_inputs", lambda r, g, p, c: (
         np.zeros((81, GLYPH, GLYPH)), np.zeros((81, FEATURES)), np.ones(81, bool)))
-    assert read_entries(before, None, None, Fixed((0.1, 0.85, 0.05))) is before
+    printed = read_entries(before, None, None, Fixed((0.1, 0.85, 0.05)))
+    assert printed.colour is colour  # kept for the second look, nothing else changed
+    assert printed.board == before.board and printed.entries == before.entries
+    assert printed.probabilities is before.probabilities
+    assert printed.ink_classes is before.ink_classes
     assert read_entries(before, None, None, None) is before
     after = read_entries(before, None, None, Fixed((0.0, 0.0005, 0.9995)))
     assert after is not before and MIN_PEN <= 81

@@ -460,3 +460,52 @@ def test_a_hint_never_calls_a_doubtful_entry_wrong():
     hint = advise(solved.board, solved.solution, NINE, sure_entries(solved), hint=True).hint
     assert not hint.wrong
     assert advise(solved.board, solved.solution, NINE, solved.entries, hint=True).hint.wrong
+
+
+def _colour_square(board: str, pale: int | None) -> np.ndarray:
+    """A 360 px square in colour: `board`'s digits printed black, and the given `pale`
+    (a cell) printed in a pale red that grey barely tells from the paper."""
+    import cv2
+
+    square = np.full((360, 360, 3), (170, 210, 230), np.uint8)  # BGR: newsprint, yellowish
+    for cell, ch in enumerate(board):
+        if ch == "0" and cell != pale:
+            continue
+        r, c = divmod(cell, 9)
+        ink = (150, 190, 255) if cell == pale else (30, 30, 30)  # pale red: grey ~ paper's
+        digit = PUZZLE[cell]
+        (w, h), _ = cv2.getTextSize(digit, cv2.FONT_HERSHEY_DUPLEX, 0.9, 2)
+        origin = (int(c * 40 + (40 - w) / 2), int(r * 40 + (40 + h) / 2))
+        cv2.putText(square, digit, origin, cv2.FONT_HERSHEY_DUPLEX, 0.9, ink, 2, cv2.LINE_AA)
+    return square
+
+
+def test_pale_coloured_print_is_found_in_the_darkest_channel():
+    """A given in pale red, about as bright in grey as the paper, leaves the grey ink map
+    blank; the second look finds it in the square's colour, and the board is solved. Bare
+    paper in colour still gives nothing."""
+    from pipeline._second_look import colour_ink, second_look
+
+    cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0"
+                and count_solutions(PUZZLE[:i] + "0" + PUZZLE[i + 1 :]) > 1)
+    board = PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :]
+    colour = _colour_square(board, cell)
+    grey = colour.astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
+    r, c = divmod(cell, 9)
+    paper, digit = grey[r * 40 + 2, c * 40 + 2], grey[r * 40 + 8: r * 40 + 32,
+                                                      c * 40 + 8: c * 40 + 32].min()
+    assert paper - digit < 12  # the pale given barely shows in grey
+    assert colour_ink(colour)[r * 40 + 8: r * 40 + 32, c * 40 + 8: c * 40 + 32].max() > 0.1
+
+    probs = confident(board)
+    plain = reading_of(board, probs)  # the grey ink map is blank paper
+    np.testing.assert_array_equal(second_look(plain, [cell]), probs)
+    seen = replace(plain, colour=colour)
+    again = second_look(seen, [cell])
+    assert again[cell, 1:].argmax() + 1 == int(PUZZLE[cell]) and again[cell, 0] < 0.95
+    solved = solve_reading(seen)
+    assert solved.status == "solved" and solved.solution == SOLUTION
+    assert [(fix.cell, fix.used) for fix in solved.corrections] == [(cell, PUZZLE[cell])]
+
+    bare = replace(plain, colour=_colour_square(board, None))
+    np.testing.assert_array_equal(second_look(bare, [cell]), probs)
