@@ -108,6 +108,17 @@ def stretched(grey: np.ndarray) -> np.ndarray:
     return cv2.convertScaleAbs(grey, alpha=gain, beta=TYPICAL_LOW - lo * gain)
 
 
+def unshaded(grey: np.ndarray) -> np.ndarray:
+    """The grey copy divided by its paper (its closing by a square of 1/BLOCKS of the
+    longest side: wider than any line or stroke, narrower than a shaded box), so that
+    boxes or bands printed in a tint become paper-white. A closing keeps a tint's edges
+    where they are, where a local mean (`ink_mask`) sees a band of ink along them."""
+    k = max(3, (max(grey.shape) // BLOCKS) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel)
+    return cv2.divide(grey, cv2.max(paper, 1), scale=255)
+
+
 def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
     """Binary mask (255 = ink) by local mean threshold, robust to shadows and dim light.
 

@@ -30,7 +30,7 @@ from ._candidates import (
     min_grid_area,
 )
 from ._edge import cut_quad
-from ._image import INK_DELTA, grey_and_small, ink_mask, stretched
+from ._image import INK_DELTA, grey_and_small, ink_mask, stretched, unshaded
 from ._quads import hull_to_quad, order_corners, rough_corners
 from ._structure import COARSE_WARP, filled_scores, structure_scores, warp_square
 from .errors import NoGrid
@@ -100,7 +100,19 @@ def _grid_in(
     grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...]
 ) -> tuple[np.ndarray, float, int] | None:
     """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up)."""
-    small = stretched(small)
+    best = _best_of_masks(stretched(small), ns)
+    if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
+        best = _best_of_masks(stretched(unshaded(small)), ns)
+    score, quad, n = best
+    if quad is None or score < MIN_SCORE:
+        return None
+    corners = (quad + 0.5) * scale - 0.5
+    return order_corners(corners).astype(np.float32), score, n
+
+
+def _best_of_masks(small: np.ndarray, ns: tuple[int, ...]) -> Found:
+    """The best quad of `small`'s ink masks, each ink threshold in turn until one is
+    CONFIDENT."""
     best: Found = (0.0, None, ns[0])
     deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())
     for delta in deltas:
@@ -109,11 +121,7 @@ def _grid_in(
             best = found
         if best[0] >= CONFIDENT:
             break
-    score, quad, n = best
-    if quad is None or score < MIN_SCORE:
-        return None
-    corners = (quad + 0.5) * scale - 0.5
-    return order_corners(corners).astype(np.float32), score, n
+    return best
 
 
 def best_quad(mask: np.ndarray, ns: tuple[int, ...]) -> Found:

@@ -360,3 +360,43 @@ def test_filled_scores_still_refuse_a_part_of_a_grid_or_more_than_one(part: str)
         crop[:, 540:] = crop[:, :180]
     square = cv2.resize(crop, (180, 180), interpolation=cv2.INTER_AREA)
     assert filled_scores(((square > 64) * 255).astype(np.uint8)[None], 9)[0] < MIN_SCORE
+
+
+def shaded_photo(level: float, ink: float, blur: float) -> tuple[np.ndarray, np.ndarray]:
+    """A grid printed faintly (`ink` of black) whose alternate 3x3 boxes are shaded to
+    `level` of the paper's brightness, photographed a little out of focus; and its corners."""
+    corners = np.array([[120, 90], [520, 110], [540, 440], [100, 420]], np.float32)
+    grid = draw_grid()
+    tint = np.full(grid.shape, 255, np.float32)
+    for row in range(3):
+        for col in range(3):
+            if (row + col) % 2:
+                tint[row * 3 * CELL : (row + 1) * 3 * CELL + 1,
+                     col * 3 * CELL : (col + 1) * 3 * CELL + 1] *= level
+    blank = np.full((480, 640), 255, np.uint8)
+    printed = 255 - (255 - place(blank, grid, corners).astype(np.float32)) * ink
+    shade = place(blank, tint.astype(np.uint8), corners).astype(np.float32) / 255
+    image = cv2.GaussianBlur(printed * shade, (0, 0), blur) * 0.7 + 30
+    image += np.random.default_rng(0).normal(0, 3, image.shape)
+    return cv2.cvtColor(np.clip(image, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR), corners
+
+
+@pytest.mark.parametrize(("level", "blur"), [(0.6, 1.5), (0.7, 2.0)])
+def test_a_faint_grid_with_shaded_boxes_is_found(level: float, blur: float) -> None:
+    """Shaded boxes take a faint grid's thin lines under the local-mean ink threshold;
+    the grey divided by its paper (`_image.unshaded`) brings them back."""
+    image, corners = shaded_photo(level, 0.15, blur)
+    found = find_grid(image)
+    assert found is not None and max_error(found, corners) <= 4
+
+
+def test_unshaded_whitens_a_tint_and_keeps_the_lines() -> None:
+    from pipeline._image import unshaded
+
+    grey = np.full((200, 200), 200, np.uint8)
+    grey[:, 100:] = 140  # a shaded half
+    grey[50:52, :] = 60  # a line across both
+    flat = unshaded(grey)
+    assert abs(int(flat[10, 20]) - int(flat[10, 180])) <= 1 and flat[10, 180] >= 250
+    assert flat[50, 20] < 100 and flat[50, 180] < 130  # the line is ink in both halves
+    assert abs(int(flat[10, 99]) - 255) <= 1 and abs(int(flat[10, 100]) - 255) <= 1  # no edge
