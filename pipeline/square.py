@@ -33,6 +33,12 @@ PRESHRINK = 0.5  # ... when it would otherwise be shrunk below this scale by the
 LINES_QUANTILE = 0.99  # the ink of the lines: this quantile of the square's ink map
 STROKE_QUANTILE = 0.995  # the ink of the strongest strokes: the contrast reference
 LEAST_STROKE = 0.1  # the contrast reference of a square with no strong strokes at all
+SPECK = 0.1  # ink this far from its 3x3 median is a speck: a dot, or a stroke's corner
+SCREEN_INSET = 6  # px of a cell's border left out of its speck count (the grid's lines)
+SCREEN_SHARE = 0.1  # a cell this much specks is screened (plain photos' cells, print or
+# pen: 0.06 at most; halftone-shaded ones 0.07-0.36: docs/benchmarks.md, "Shaded boxes")
+SCREENED_CELLS = 9  # cells screened that make a screened square: a box's worth
+SCREEN_BLUR = 1.0  # px (sigma): what a screened square is smoothed by, dots into a tint
 
 
 def cut_square(outline: Outline) -> Square:
@@ -40,7 +46,7 @@ def cut_square(outline: Outline) -> Square:
     n = outline.size.n
     side = square_side(n)
     square, homography = warp_grid(outline.grey, outline.corners, side, MARGIN)
-    ink, inner, top, lattice = _measured(square, MARGIN, n)
+    square, (ink, inner, top, lattice) = descreened(square, n)
     corners = outline.corners
     points = mesh_points(ink, lattice, MARGIN)
     if points is not None:
@@ -48,7 +54,7 @@ def cut_square(outline: Outline) -> Square:
         points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(points.shape)
         square, homography = warp_mesh(outline.grey, points, side, MARGIN)
         corners = points[[0, 0, n, n], [0, n, n, 0]]
-        ink, inner, top, lattice = _measured(square, MARGIN, n)
+        square, (ink, inner, top, lattice) = descreened(square, n)
     grey = np.ascontiguousarray(square[MARGIN:-MARGIN, MARGIN:-MARGIN])
     corners = np.asarray(corners, np.float32).reshape(4, 2)
     geometry = Geometry(outline.size, corners, homography, lattice, side)
@@ -167,6 +173,36 @@ def stroke_level(top_ink: float) -> float:
     """Ink of the square's strongest strokes (mostly grid lines; `top_ink` is the 99.5th
     percentile of the ink map): the contrast reference."""
     return max(top_ink, LEAST_STROKE)
+
+
+def descreened(square: np.ndarray, n: int) -> tuple[np.ndarray, tuple]:
+    """The square (warped with MARGIN) and its measures (`_measured`), smoothed first when
+    it shows a halftone screen (`screened`): shaded boxes printed as dots, which the ink
+    map would take for ink in every cell they shade."""
+    measured = _measured(square, MARGIN, n)
+    if not screened(measured[1], n):
+        return square, measured
+    square = cv2.GaussianBlur(square, (0, 0), SCREEN_BLUR)
+    return square, _measured(square, MARGIN, n)
+
+
+def screened(ink: np.ndarray, n: int) -> bool:
+    """Whether at least SCREENED_CELLS of the square's cells are SCREEN_SHARE specks."""
+    return int((cell_specks(ink, n) >= SCREEN_SHARE).sum()) >= SCREENED_CELLS
+
+
+def cell_specks(ink: np.ndarray, n: int) -> np.ndarray:
+    """(n * n,) each cell's share of specks, inside SCREEN_INSET: pixels whose ink differs
+    from their 3x3 median by SPECK or more (halftone dots; strokes only at their corners)."""
+    cell = ink.shape[0] // n
+    if cell <= 2 * SCREEN_INSET:
+        return np.zeros(n * n)
+    level = cv2.convertScaleAbs(ink, alpha=255.0)
+    specks = cv2.absdiff(level, cv2.medianBlur(level, 3)) >= SPECK * 255
+    side = cell * n
+    inside = specks[:side, :side].reshape(n, cell, n, cell)[
+        :, SCREEN_INSET:-SCREEN_INSET, :, SCREEN_INSET:-SCREEN_INSET]
+    return inside.mean(axis=(1, 3)).ravel()
 
 
 def _measured(

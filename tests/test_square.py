@@ -162,3 +162,48 @@ def test_the_stage_hands_on_the_square_its_ink_and_geometry():
     np.testing.assert_allclose(mapped, [[0, 0], [SQUARE - 1, 0], [SQUARE - 1] * 2,
                                         [0, SQUARE - 1]], atol=1e-2)
     assert square.stroke >= 0.1
+
+
+def halftone_photo(per_cell: int = 12, share: float = 0.45) -> tuple[np.ndarray, np.ndarray]:
+    """The puzzle photographed sharply (a scan), its alternate boxes shaded by a halftone
+    screen of `per_cell` dots a cell side; and the grid's corners."""
+    image, corners = photo(PUZZLE, size=(640, 480), noise=2.0)
+    h, w = image.shape[:2]
+    side = 3 * 100 - 1
+    pattern = np.zeros((300, 300), np.uint8)
+    for row in range(3):
+        for col in range(3):
+            if (row + col) % 2:
+                pattern[row * 100 : (row + 1) * 100, col * 100 : (col + 1) * 100] = 255
+    source = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    warp = cv2.getPerspectiveTransform(source, np.float32(corners))
+    shaded = cv2.warpPerspective(pattern, warp, (w, h)) > 127
+    pitch = float(np.linalg.norm(corners[1] - corners[0])) / 9 / per_cell
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = (xx + yy) / np.sqrt(2) / pitch, (xx - yy) / np.sqrt(2) / pitch
+    dots = (np.hypot(u - np.round(u), v - np.round(v)) < np.sqrt(share / np.pi)) & shaded
+    out = image.copy()
+    out[dots] = (out[dots] * 0.3).astype(np.uint8)
+    return out, corners
+
+
+def test_a_halftone_screen_is_seen_and_smoothed_into_paper(monkeypatch):
+    """Shaded boxes printed as sharp dots: the square is smoothed (its dots become a tint,
+    which the ink map takes for paper), so their empty cells read empty; a plain photo's
+    square is left exactly as warped."""
+    from pipeline import square
+    from pipeline.square import cell_specks, ink_map, screened
+
+    plain, corners = photo(PUZZLE, size=(640, 480), noise=2.0)
+    cut = cut_square(outline_at(plain, corners))
+    raw, _ = warp_grid(outline_at(plain, corners).grey, corners, SQUARE, MARGIN)
+    assert np.array_equal(cut.grey, raw[MARGIN:-MARGIN, MARGIN:-MARGIN])
+    assert not screened(cut.ink, 9) and cell_specks(cut.ink, 9).max() < 0.05
+
+    dotted, corners = halftone_photo()
+    dotted_raw, _ = warp_grid(outline_at(dotted, corners).grey, corners, SQUARE, MARGIN)
+    assert screened(ink_map(dotted_raw)[MARGIN:-MARGIN, MARGIN:-MARGIN], 9)
+    truth = np.array([ch != "0" for ch in PUZZLE])
+    assert np.array_equal(cells_of(dotted, corners).filled, truth)  # the photo is upright
+    monkeypatch.setattr(square, "SCREENED_CELLS", 82)  # never screened: the dots are ink
+    assert (cells_of(dotted, corners).filled != truth).sum() >= 9
