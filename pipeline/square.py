@@ -202,7 +202,8 @@ def cell_specks(ink: np.ndarray, n: int) -> np.ndarray:
     side = cell * n
     inside = specks[:side, :side].reshape(n, cell, n, cell)[
         :, SCREEN_INSET:-SCREEN_INSET, :, SCREEN_INSET:-SCREEN_INSET]
-    return inside.mean(axis=(1, 3)).ravel()
+    counts = inside.sum(axis=(1, 3), dtype=np.int32)  # a sum, not a mean: half the time
+    return counts.ravel() / float((cell - 2 * SCREEN_INSET) ** 2)
 
 
 def _measured(
