@@ -38,6 +38,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.robustness
 	$(BIN)/python -m benchmarks.corners
 	$(BIN)/python -m benchmarks.faint
+	$(BIN)/python -m benchmarks.shaded
+	$(BIN)/python -m benchmarks.turns
 	$(BIN)/python -m benchmarks.pen --variants
 	$(BIN)/python -m benchmarks.pen_verdicts
 
