@@ -30,7 +30,7 @@ FEATURES = BASE_FEATURES + 3 * len(CONTEXT) + 1  # + the three contextual, + rec
 
 def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
     """(side, side, 3): the photo's colour (BGR, as decoded: 8 bits) warped into the
-    square's frame."""
+    square's frame, smoothed as the grey square was (`Geometry.blur`)."""
     side = geometry.side
     square = np.array([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]], np.float32)
     to_image = np.linalg.inv(geometry.homography)
@@ -43,8 +43,9 @@ def colour_square(pixels: np.ndarray, geometry: Geometry) -> np.ndarray:
     elif region.shape[2] != 3:
         region = np.ascontiguousarray(region[..., :3])
     shift = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(region, geometry.homography @ shift, (side, side),
-                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    colour = cv2.warpPerspective(region, geometry.homography @ shift, (side, side),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.GaussianBlur(colour, (0, 0), geometry.blur) if geometry.blur > 0 else colour
 
 
 def cell_features(ink: CellInk, colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

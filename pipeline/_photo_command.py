@@ -144,13 +144,16 @@ def finish(code: int, at_once: bool = False) -> None:
     the interpreter's teardown, once stdout and stderr are flushed: unloading NumPy and
     OpenCV takes 45-90 ms at exit, a sixth of a one-photo command (docs/benchmarks.md).
     Nothing of ours waits for that teardown (no atexit handler, no finaliser, on this
-    path); a library caller and the tests get a SystemExit as always."""
+    path); a library caller and the tests get a SystemExit as always. An interrupted run
+    leaves at once too, whoever called: its workers are stopped, and the pool's manager
+    thread, which the teardown would join, can wait forever for the rest of a message that
+    a worker stopped in the middle of sending."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_stdout()
         code = BROKEN_PIPE
-    if at_once:
+    if at_once or code == ExitCode.INTERRUPTED:
         try:
             sys.stderr.flush()
         except (OSError, ValueError):  # stderr closed: nothing more can be said there

@@ -46,7 +46,7 @@ def cut_square(outline: Outline) -> Square:
     n = outline.size.n
     side = square_side(n)
     square, homography = warp_grid(outline.grey, outline.corners, side, MARGIN)
-    square, (ink, inner, top, lattice) = descreened(square, n)
+    square, blur, (ink, inner, top, lattice) = descreened(square, n)
     corners = outline.corners
     points = mesh_points(ink, lattice, MARGIN)
     if points is not None:
@@ -54,10 +54,10 @@ def cut_square(outline: Outline) -> Square:
         points = cv2.perspectiveTransform(points.reshape(-1, 1, 2), to_image).reshape(points.shape)
         square, homography = warp_mesh(outline.grey, points, side, MARGIN)
         corners = points[[0, 0, n, n], [0, n, n, 0]]
-        square, (ink, inner, top, lattice) = descreened(square, n)
+        square, blur, (ink, inner, top, lattice) = descreened(square, n)
     grey = np.ascontiguousarray(square[MARGIN:-MARGIN, MARGIN:-MARGIN])
     corners = np.asarray(corners, np.float32).reshape(4, 2)
-    geometry = Geometry(outline.size, corners, homography, lattice, side)
+    geometry = Geometry(outline.size, corners, homography, lattice, side, blur=blur)
     return Square(grey, inner, stroke_level(top), geometry)
 
 
@@ -175,15 +175,15 @@ def stroke_level(top_ink: float) -> float:
     return max(top_ink, LEAST_STROKE)
 
 
-def descreened(square: np.ndarray, n: int) -> tuple[np.ndarray, tuple]:
-    """The square (warped with MARGIN) and its measures (`_measured`), smoothed first when
-    it shows a halftone screen (`screened`): shaded boxes printed as dots, which the ink
-    map would take for ink in every cell they shade."""
+def descreened(square: np.ndarray, n: int) -> tuple[np.ndarray, float, tuple]:
+    """The square (warped with MARGIN), the blur it was smoothed by, and its measures
+    (`_measured`): smoothed by SCREEN_BLUR when it shows a halftone screen (`screened`),
+    shaded boxes printed as dots, which the ink map would take for ink in every cell."""
     measured = _measured(square, MARGIN, n)
     if not screened(measured[1], n):
-        return square, measured
+        return square, 0.0, measured
     square = cv2.GaussianBlur(square, (0, 0), SCREEN_BLUR)
-    return square, _measured(square, MARGIN, n)
+    return square, SCREEN_BLUR, _measured(square, MARGIN, n)
 
 
 def screened(ink: np.ndarray, n: int) -> bool:
