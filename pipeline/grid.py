@@ -13,6 +13,8 @@ All on a grey working copy about 800 px long (`_image`), corners mapped back to 
    spurs cut off (a fold across the page joins the grid to the text around it). Unless
    that reaches CONFIDENT, all again on a mask with a lower ink threshold.
 5. A quad at the photo's edge that scores low is also tried as a cut grid (`_edge`).
+6. Where no grid is found: again on the grey divided by its paper (boxes shaded in a
+   tint), then window by window on a larger copy (a small grid on a whole page).
 """
 
 from __future__ import annotations
@@ -30,7 +32,15 @@ from ._candidates import (
     min_grid_area,
 )
 from ._edge import cut_quad
-from ._image import INK_DELTA, grey_and_small, ink_mask, stretched, unshaded
+from ._image import (
+    INK_DELTA,
+    WORK_SIDE,
+    downscale,
+    grey_and_small,
+    ink_mask,
+    stretched,
+    unshaded,
+)
 from ._quads import hull_to_quad, order_corners, rough_corners
 from ._structure import COARSE_WARP, filled_scores, structure_scores, warp_square
 from .errors import NoGrid
@@ -45,6 +55,8 @@ MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
 LARGER = 1.1  # a confident quad this much larger than another confident one wins over it
+PAGE = 2  # where no grid is found, the photo is searched again at this many times the
+# working copy's side, in windows of 1/PAGE of it: grids down to 1/PAGE the smallest size
 
 Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
@@ -103,6 +115,35 @@ def _grid_in(
     best = _best_of_masks(stretched(small), ns)
     if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
         best = _best_of_masks(stretched(unshaded(small)), ns)
+    score, quad, n = best
+    if quad is None or score < MIN_SCORE:
+        return _grid_in_windows(grey, ns)
+    corners = (quad + 0.5) * scale - 0.5
+    return order_corners(corners).astype(np.float32), score, n
+
+
+def _grid_in_windows(
+    grey: np.ndarray, ns: tuple[int, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """A grid too small to be looked for in the whole photo (a newspaper page with the
+    puzzle in a corner): the photo at PAGE times the working copy's side, searched window
+    by window, each 1/PAGE of it a side, overlapping by half. The best window's grid, or
+    None (also for a photo no larger than the working copy: nothing smaller to see)."""
+    big, scale = downscale(grey, PAGE * WORK_SIDE)
+    h, w = big.shape[:2]
+    if max(h, w) < PAGE * WORK_SIDE * 3 // 4:
+        return None
+    height, width = h // PAGE, w // PAGE
+    best: tuple[float, np.ndarray | None, int] = (0.0, None, ns[0])
+    for y in range(0, h - height + 1, max(1, height // 2)):
+        for x in range(0, w - width + 1, max(1, width // 2)):
+            score, quad, n = _best_of_masks(stretched(big[y : y + height, x : x + width]), ns)
+            if quad is not None and score > best[0]:
+                best = (score, quad + np.float32([x, y]), n)
+            if best[0] >= CONFIDENT:
+                break
+        if best[0] >= CONFIDENT:
+            break
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
         return None

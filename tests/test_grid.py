@@ -400,3 +400,22 @@ def test_unshaded_whitens_a_tint_and_keeps_the_lines() -> None:
     assert abs(int(flat[10, 20]) - int(flat[10, 180])) <= 1 and flat[10, 180] >= 250
     assert flat[50, 20] < 100 and flat[50, 180] < 130  # the line is ink in both halves
     assert abs(int(flat[10, 99]) - 255) <= 1 and abs(int(flat[10, 100]) - 255) <= 1  # no edge
+
+
+def test_a_small_grid_on_a_whole_page_is_found_window_by_window() -> None:
+    """A newspaper page photographed whole, the puzzle in a corner under 2 % of the photo:
+    too small for the whole photo's search, found in a window of a larger copy."""
+    rng = np.random.default_rng(3)
+    page = np.full((1800, 2400), 230, np.uint8)
+    for y in range(40, 1800, 30):  # columns of text
+        x = 30
+        while x < 2300:
+            width = int(rng.integers(20, 120))
+            cv2.rectangle(page, (x, y), (x + width, y + 11), 70, -1)
+            x += width + 14
+    corners = np.array([[1900, 1300], [2180, 1305], [2178, 1585], [1898, 1580]], np.float32)
+    cv2.rectangle(page, (1860, 1260), (2220, 1625), 230, -1)  # the puzzle's own space
+    image = photo_like(place(page, draw_grid(), corners))
+    assert cv2.contourArea(corners) < 0.02 * page.size
+    found = find_grid(image)
+    assert found is not None and max_error(found, corners) <= 6
