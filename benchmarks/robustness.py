@@ -1,5 +1,5 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
-shrunk, creased, tilted, curled.
+shrunk, creased, tilted, curled, small on a whole page.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -74,6 +74,26 @@ def curled(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def on_a_page(share: float) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+    """The photo pasted, `share` of the page's width, in the middle of a 2400 x 3200 page of
+    text (grey bars for words): a whole newspaper page photographed, the puzzle small."""
+    def paste(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        height, width = 3200, 2400
+        page = np.full((height, width) + image.shape[2:], 225, np.uint8)
+        for y in range(60, height, 36):
+            x = 40
+            while x < width - 200:
+                word = int(rng.integers(30, 160))
+                cv2.rectangle(page, (x, y), (x + word, y + 14), (60, 60, 60), -1)
+                x += word + 18
+        scale = share * width / image.shape[1]
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        top, left = (height - small.shape[0]) // 2, (width - small.shape[1]) // 2
+        page[top : top + small.shape[0], left : left + small.shape[1]] = small
+        return page
+    return paste
+
+
 DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "as taken": lambda im, rng: im,
     "washed out (contrast x0.5)": lambda im, rng: _byte(255 - (255 - _float(im)) * 0.5),
@@ -89,6 +109,8 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     "creased (3 thin dark lines across)": creased,
     "tilted (perspective, up to 12 %)": tilted,
     "curled (paper bent, up to 3 %)": curled,
+    "on a page of text, 30 % of its width": on_a_page(0.3),
+    "on a page of text, 20 % of its width": on_a_page(0.2),
 }
 
 

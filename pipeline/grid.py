@@ -77,6 +77,8 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
             found = rival
         if found is not None and found[1] >= CONFIDENT:
             break
+    if found is None:  # of no size in the whole photo: perhaps a small one, on a page
+        found = _grid_in_windows(working[0], tuple(size.n for size in sizes))
     if found is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
@@ -95,7 +97,9 @@ def find_grid(
     ink threshold reaches it, a lower one is tried and the better grid kept: blur, glare
     and a small grid leave thin lines only a few grey levels darker than the paper."""
     working = _working(image)
-    return None if working is None else _grid_in(*working, ns)
+    if working is None:
+        return None
+    return _grid_in(*working, ns) or _grid_in_windows(working[0], ns)
 
 
 def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
@@ -117,7 +121,7 @@ def _grid_in(
         best = _best_of_masks(stretched(unshaded(small)), ns)
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
-        return _grid_in_windows(grey, ns)
+        return None
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32), score, n
 
@@ -127,8 +131,10 @@ def _grid_in_windows(
 ) -> tuple[np.ndarray, float, int] | None:
     """A grid too small to be looked for in the whole photo (a newspaper page with the
     puzzle in a corner): the photo at PAGE times the working copy's side, searched window
-    by window, each 1/PAGE of it a side, overlapping by half. The best window's grid, or
-    None (also for a photo no larger than the working copy: nothing smaller to see)."""
+    by window, each 1/PAGE of it a side, overlapping by half. The best window's grid (of
+    two CONFIDENT ones the larger: a window may hold a part of a larger grid), or None
+    (also for a photo no larger than the working copy: nothing smaller to see). Only for
+    a photo where no grid of any size was found whole: a part of a grid is a grid too."""
     big, scale = downscale(grey, PAGE * WORK_SIDE)
     h, w = big.shape[:2]
     if max(h, w) < PAGE * WORK_SIDE * 3 // 4:
@@ -138,12 +144,8 @@ def _grid_in_windows(
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):
             score, quad, n = _best_of_masks(stretched(big[y : y + height, x : x + width]), ns)
-            if quad is not None and score > best[0]:
-                best = (score, quad + np.float32([x, y]), n)
-            if best[0] >= CONFIDENT:
-                break
-        if best[0] >= CONFIDENT:
-            break
+            if quad is not None:
+                best = _better(best, [(score, quad + np.float32([x, y]), n)])
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
         return None
