@@ -55,6 +55,9 @@ MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
 LARGER = 1.1  # a confident quad this much larger than another confident one wins over it
+RUN_CELL = 16  # px a cell of the warp that checks whether a grid's lines run on past it
+RUN_COVER = 0.8  # of a cell's depth past the border: a line that covers it runs on ...
+RUN_ON = 0.6  # ... and a side where this share of the inner lines does runs the grid on
 PAGE = 2  # where no grid is found, the photo is searched again at this many times the
 # working copy's side, in windows of 1/PAGE of it: grids down to 1/PAGE the smallest size
 
@@ -144,13 +147,42 @@ def _grid_in_windows(
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):
             score, quad, n = _best_of_masks(stretched(big[y : y + height, x : x + width]), ns)
-            if quad is not None:
+            if quad is not None and score >= MIN_SCORE:
                 best = _better(best, [(score, quad + np.float32([x, y]), n)])
     score, quad, n = best
+    if quad is not None and _runs_on(ink_mask(stretched(big)), quad, n):
+        return None  # a part of a larger grid (of a size not looked for)
     if quad is None or score < MIN_SCORE:
         return None
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32), score, n
+
+
+def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:
+    """Whether the grid runs on past its border on some side: most of its inner lines
+    (RUN_ON) go on a cell deep, to a line parallel to the border a cell out. The quad is
+    then a part of a larger grid, not a grid (text beside it makes no such line)."""
+    margin = RUN_CELL + 4
+    side = n * RUN_CELL + 2 * margin
+    far = side - margin
+    inner = np.float32([[margin, margin], [far, margin], [far, far], [margin, far]])
+    warp = cv2.getPerspectiveTransform(order_corners(quad).astype(np.float32), inner)
+    seen = cv2.warpPerspective(mask, warp, (side, side), flags=cv2.INTER_LINEAR) > 63
+    near = np.arange(-2, 3)
+    lines = margin + RUN_CELL * np.arange(1, n)  # the inner lines, across the square
+    columns = seen[:, (lines[:, None] + near).ravel()].reshape(side, n - 1, 5).any(axis=2)
+    rows = seen[(lines[:, None] + near).ravel(), :].reshape(n - 1, 5, side).any(axis=1).T
+    out = margin - RUN_CELL  # the parallel line a cell past the border, on each side
+    span = slice(margin, far)
+    for runs, at in ((columns, (slice(out - 2, out + 3), span)),  # above the grid
+                     (columns[::-1], (slice(side - out - 2, side - out + 3), span)),  # below
+                     (rows, (span, slice(out - 2, out + 3))),  # left of it
+                     (rows[::-1], (span, slice(side - out - 2, side - out + 3)))):  # right
+        deep = runs[out:margin].mean(axis=0) >= RUN_COVER
+        parallel = seen[at].any(axis=0 if at[0] != span else 1).mean() >= RUN_COVER
+        if parallel and deep.mean() >= RUN_ON:
+            return True
+    return False
 
 
 def _best_of_masks(small: np.ndarray, ns: tuple[int, ...]) -> Found:

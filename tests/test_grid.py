@@ -419,3 +419,20 @@ def test_a_small_grid_on_a_whole_page_is_found_window_by_window() -> None:
     assert cv2.contourArea(corners) < 0.02 * page.size
     found = find_grid(image)
     assert found is not None and max_error(found, corners) <= 6
+
+
+def test_a_part_of_a_larger_grid_runs_on_and_a_grid_beside_text_does_not() -> None:
+    from pipeline.grid import _runs_on
+
+    big = 255 - draw_grid(16, box=4, digits=False)  # ink bright, as a mask
+    part = np.float32([[0, 0], [9 * CELL, 0], [9 * CELL, 9 * CELL], [0, 9 * CELL]]) + 3 * CELL
+    assert _runs_on(big, part, 9)
+
+    page = np.full((SIDE + 200, SIDE + 200), 255, np.uint8)
+    for y in range(10, page.shape[0] - 14, 24):  # lines of text left and right of the grid
+        cv2.rectangle(page, (5, y), (90, y + 10), 0, -1)
+        cv2.rectangle(page, (SIDE + 110, y), (SIDE + 195, y + 10), 0, -1)
+    page[100 : 101 + SIDE, 100 : 101 + SIDE] = draw_grid(digits=False)
+    whole = np.float32([[100, 100], [100 + SIDE, 100], [100 + SIDE, 100 + SIDE],
+                        [100, 100 + SIDE]])
+    assert not _runs_on(255 - page, whole, 9)
