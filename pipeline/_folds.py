@@ -27,6 +27,8 @@ STROKE_ACROSS = np.ones((1, STROKE), np.uint8)
 CROSSING = 1.0  # of a window's side: a straight run across it is no digit's stroke
 SLANTS = (-12, -6, 0, 6, 12)  # degrees from the grid's lines at which such runs are sought
 MIDDLE = 4  # a window's middle half starts a 1/MIDDLE of its side in from each border
+PATH_SLACK = 2  # px either side of a fold's line carried on into the next window
+ON_PATH = 0.8  # of the next window's middle half along the line: ink there carries the fold on
 
 
 def central_line_windows(
@@ -59,13 +61,20 @@ def rejudged(
     binary: np.ndarray,
     bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     contrast: np.ndarray,
+    level: np.ndarray | None = None,
 ) -> tuple[float, tuple[int, int, int, int], np.ndarray]:
     """Window i judged again with the long straight runs in its outer quarter (grid lines)
     removed; when that leaves no digit, with any fold across the window removed as well
     (without_folds). Only then: in a blurred photo a tall 1 or a 7's bar joined to the grid
-    lines spans the window like a fold. Returns the window's clarity, and the box (y0, y1,
-    x0, x1, in the window, grown by a pixel) and uint8 mask of the ink kept."""
+    lines spans the window like a fold. But a fold that runs on through the windows beside
+    it (`runs_through`, on `level`: the square's ink at window i's threshold) is removed
+    first, and when nothing else is left the window is blank (a fold read as a 1); a digit
+    it crosses is judged as before. Returns the window's clarity, and the box (y0, y1, x0,
+    x1, in the window, grown by a pixel) and uint8 mask of the ink kept."""
     rows, cols = window(bounds, i, bounds[2].size)
+    alone = None if level is None else fold_alone(i, binary, bounds, contrast, level)
+    if alone is not None:
+        return alone
     plain = binary[rows, cols].copy()
     plain[border_lines(plain)] = 0
     labels, parts = window_parts(plain)
@@ -73,9 +82,72 @@ def rejudged(
     if own[0] < DECISION:
         labels, parts = window_parts(without_folds(binary[rows, cols]))
         keep, own, joint = judge(parts, contrast[i : i + 1])
+    return _kept(parts, labels, keep, own, joint)
+
+
+def fold_alone(
+    i: int, binary: np.ndarray, bounds: tuple[np.ndarray, ...], contrast: np.ndarray,
+    level: np.ndarray,
+) -> tuple[float, tuple[int, int, int, int], np.ndarray] | None:
+    """Window i judged without the fold that runs through it (`runs_through`, on `level`),
+    when what is left is no digit: the fold was all its ink. None otherwise (no such fold,
+    or a digit it crosses: that is judged as before)."""
+    rows, cols = window(bounds, i, bounds[2].size)
+    if not runs_through(binary[rows, cols], level, bounds, i):
+        return None
+    labels, parts = window_parts(without_folds(binary[rows, cols]))
+    keep, own, joint = judge(parts, contrast[i : i + 1])
+    return _kept(parts, labels, keep, own, joint) if own[0] < DECISION else None
+
+
+def _kept(parts: Parts, labels: np.ndarray, keep: np.ndarray, own: np.ndarray,
+          joint: np.ndarray) -> tuple[float, tuple[int, int, int, int], np.ndarray]:
+    """A judged window's clarity, box (grown by a pixel) and uint8 mask of the ink kept."""
     y0, y1, x0, x1 = parts.grown_boxes(np.zeros(1, np.intp), joint)[0]
     kept = keep.view(np.uint8)[labels[y0:y1, x0:x1]]
     return float(own[0]), (y0, y1, x0, x1), kept
+
+
+def runs_through(own: np.ndarray, level: np.ndarray, bounds: tuple[np.ndarray, ...],
+                 i: int) -> bool:
+    """Whether a straight run across window i (its ink `own`: `crossing_lines`) runs on,
+    as straight, through the middle half of the windows on both sides of it along its way
+    (one, at the grid's edge), in `level` (the square's ink at the window's threshold): a
+    fold across the page. A tall 1 joined by blur to the grid lines spans its window too,
+    but stops at them."""
+    cols = bounds[2].size
+    r, c = divmod(i, cols)
+    rows_, cols_ = window(bounds, i, cols)
+    along_rows, along_columns = crossing_lines(own)
+    for run, step, plane, origin, across in (
+        (along_columns, (1, 0), level, rows_.start, cols_.start),
+        (along_rows.T, (0, 1), level.T, cols_.start, rows_.start),
+    ):
+        if not run.any():
+            continue
+        ys, xs = np.nonzero(run)  # along the run, and across it
+        slope, offset = np.polyfit(ys, xs, 1) if np.ptp(ys) > 0 else (0.0, float(xs.mean()))
+        beside = [(r - step[0], c - step[1]), (r + step[0], c + step[1])]
+        beside = [a * cols + b for a, b in beside if 0 <= a < bounds[0].size and 0 <= b < cols]
+        if beside and all(_on_path(plane, window(bounds, j, cols)[step[1]], slope,
+                                   offset - slope * origin + across) for j in beside):
+            return True
+    return False
+
+
+def _on_path(plane: np.ndarray, span: slice, slope: float, offset: float) -> bool:
+    """Whether `plane` holds ink within PATH_SLACK px of x = offset + slope * y on ON_PATH
+    of the rows of the middle half of `span` (its rows)."""
+    length = span.stop - span.start
+    ys = np.arange(span.start + length // MIDDLE, span.stop - length // MIDDLE)
+    if ys.size == 0:
+        return False
+    xs = np.rint(offset + slope * ys).astype(int)
+    hits = 0
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        lo, hi = max(0, x - PATH_SLACK), min(plane.shape[1], x + PATH_SLACK + 1)
+        hits += lo < hi and bool(plane[y, lo:hi].any())
+    return hits >= ON_PATH * ys.size
 
 
 def border_lines(binary: np.ndarray) -> np.ndarray:

@@ -156,7 +156,8 @@ def read_cells(
     tops, lefts = y0.tolist(), x0.tolist()
     for i in central_line_windows(parts, labels, bounds):
         keep[parts.cell == i] = False
-        clarity[i], (gy0, gy1, gx0, gx1), kept = rejudged(i, binary, bounds, contrast)
+        clarity[i], (gy0, gy1, gx0, gx1), kept = rejudged(i, binary, bounds, contrast,
+                                                          smooth > threshold[i])
         if clarity[i] >= FAINT:
             r, c = divmod(i, x0.size)
             box = (tops[r] + gy0, tops[r] + gy1, lefts[c] + gx0, lefts[c] + gx1)

@@ -295,3 +295,32 @@ def test_faint_print_among_dark_handwriting_in_a_full_grid_is_filled():
     photo, corners = photo_of(grid)
     cells = cells_of(photo, corners)
     assert cells.filled.all()
+
+
+def _fold_through_windows(rows: range) -> tuple[np.ndarray, tuple]:
+    """The ink at a window's threshold of a 9x9 square (40 px cells) with a thin fold
+    slanting down through column 4's windows in the given rows only, and the bounds."""
+    lattice = (np.arange(10) * 40.0, np.arange(10) * 40.0)
+    bounds = window_bounds(lattice, 360)
+    level = np.zeros((360, 360), bool)
+    for y in range(rows.start * 40, rows.stop * 40):
+        level[y, 175 + (y * 3) // 40] = True  # about 4 degrees from the columns
+    return level, bounds
+
+
+def test_a_fold_that_runs_on_through_the_windows_beside_it_runs_through():
+    """A fold through a window and on through the windows above and below it runs
+    through; one that stops at the window's lines (a tall 1 joined to them by blur) does
+    not, nor does one that goes on only on one side of it."""
+    from pipeline._components import window
+    from pipeline._folds import runs_through
+
+    cell = 4 * 9 + 4  # row 4, column 4
+    for rows, expected in ((range(2, 7), True), (range(4, 5), False), (range(3, 5), False)):
+        level, bounds = _fold_through_windows(rows)
+        r, c = window(bounds, cell, 9)
+        own = level[r, c].astype(np.uint8)
+        assert runs_through(own, level, bounds, cell) is expected, rows
+    level, bounds = _fold_through_windows(range(0, 3))  # at the grid's edge: one side only
+    r, c = window(bounds, 4, 9)
+    assert runs_through(level[r, c].astype(np.uint8), level, bounds, 4)
