@@ -31,6 +31,10 @@ MIN_PAPER = 5  # blank windows needed to measure the paper's own central peak; f
 # filled in by hand) and PAPER_PEAK stands in
 PAPER_PEAK = 0.02  # a blank window's usual central peak (printed training photos: median
 # 0.019, from 0.013 to 0.078; docs/benchmarks.md, "A faint given in a grid filled by hand")
+COLOURED = 0.3  # the darkest channel's look counts where a cell's ink stands this far from
+# the paper's to the givens' there: clear coloured print (mixed-train image71's pale red 7:
+# 0.48); grey print faded to 15 % stands at most 0.21 (benchmarks.faint, training part: 2
+# more wrong solutions of 234 without this; docs/benchmarks.md)
 HALF_PEAK = 0.5  # of the central peak: the ink that makes the closer look's glyph
 SIZE_TIEBREAK = 0.001  # of its area, a component's nearness to the centre gains per pixel
 
@@ -39,19 +43,16 @@ def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
     """The reading's probabilities with the given blank cells (upright indices) read again,
     closely; unchanged where the closer look finds nothing to go on. The grey ink map is
     looked at first; where it shows nothing, the ink of the darkest channel (`colour_ink`),
-    which sees coloured print that is about as bright in grey as the paper."""
+    which sees coloured print that is about as bright in grey as the paper: it counts
+    where the cell's ink stands at least COLOURED of the way to the givens' there."""
     probs = reading.probabilities.copy()
-    pending = list(cells)
-    maps = [reading.ink.ink]
-    if reading.colour is not None:
-        maps.append(colour_ink(reading.colour))
-    for ink in maps:
-        if not pending:
-            break
-        found = _reread(reading, ink, pending)
-        for cell, row in found.items():
-            probs[cell] = row
-        pending = [cell for cell in pending if cell not in found]
+    found, grey = _reread(reading, reading.ink.ink, cells)
+    pending = [cell for cell in cells if cell not in found]
+    if pending and reading.colour is not None:
+        more, colour = _reread(reading, colour_ink(reading.colour), pending)
+        found.update({cell: row for cell, row in more.items() if colour[cell] >= COLOURED})
+    for cell, row in found.items():
+        probs[cell] = row
     return probs
 
 
@@ -61,9 +62,12 @@ def colour_ink(colour: np.ndarray) -> np.ndarray:
     return ink_map(np.ascontiguousarray(colour.min(axis=2)))
 
 
-def _reread(reading: Reading, ink: np.ndarray, cells: list[int]) -> dict[int, np.ndarray]:
+def _reread(
+    reading: Reading, ink: np.ndarray, cells: list[int]
+) -> tuple[dict[int, np.ndarray], dict[int, float]]:
     """{cell: its probabilities read again} for those of the blank `cells` whose ink on the
-    map `ink` (the square's frame) is a digit surely enough (REREAD_MIN, REREAD_SURE)."""
+    map `ink` (the square's frame) is a digit surely enough (REREAD_MIN, REREAD_SURE), and
+    {cell: where its ink stands between the paper's (0) and the givens' (1)} for all."""
     y0, y1, x0, x1 = (v.tolist() for v in reading.ink.bounds)
     crops = [ink[a:b, c:d] for a, b in zip(y0, y1, strict=True)
              for c, d in zip(x0, x1, strict=True)]
@@ -72,19 +76,22 @@ def _reread(reading: Reading, ink: np.ndarray, cells: list[int]) -> dict[int, np
     level, paper = ink_levels(peaks, reading.ink.filled, _givens(reading, order))
     span = max(level - paper, 1e-6)
     turns = reading.geometry.turns
-    glyphs, weights = [], []
+    glyphs, standing = [], {}
     for cell in cells:
         crop, peak = crops[int(order[cell])], float(peaks[int(order[cell])])
         glyphs.append(turned(central_glyph(crop, peak)[None], turns)[0])
-        weights.append(float(np.clip((peak - paper) / span, INK_FLOOR, 0.5)))
+        standing[cell] = (peak - paper) / span
+    if not cells:
+        return {}, standing
     judge = builtin(reading.size)
     columns = [judge.symbols.index(symbol) for symbol in reading.size.symbols]
     values = judge.read(np.stack(glyphs))[:, columns]
     found = {}
-    for cell, weight, row in zip(cells, weights, values, strict=True):
+    for cell, row in zip(cells, values, strict=True):
+        weight = float(np.clip(standing[cell], INK_FLOOR, 0.5))
         if weight >= REREAD_MIN and row.max() >= REREAD_SURE:  # else nothing to go on
             found[cell] = np.concatenate([[1.0 - weight], weight * row])
-    return found
+    return found, standing
 
 
 def ink_levels(peaks: np.ndarray, filled: np.ndarray, givens: np.ndarray) -> tuple[float, float]:

@@ -464,7 +464,7 @@ def test_a_hint_never_calls_a_doubtful_entry_wrong():
 
 def _colour_square(board: str, pale: int | None) -> np.ndarray:
     """A 360 px square in colour: `board`'s digits printed black, and the given `pale`
-    (a cell) printed in a pale red that grey barely tells from the paper."""
+    (a cell) printed in a bright orange that grey barely tells from the paper."""
     import cv2
 
     square = np.full((360, 360, 3), (170, 210, 230), np.uint8)  # BGR: newsprint, yellowish
@@ -472,7 +472,7 @@ def _colour_square(board: str, pale: int | None) -> np.ndarray:
         if ch == "0" and cell != pale:
             continue
         r, c = divmod(cell, 9)
-        ink = (150, 190, 255) if cell == pale else (30, 30, 30)  # pale red: grey ~ paper's
+        ink = (90, 200, 255) if cell == pale else (30, 30, 30)  # orange: grey ~ paper's
         digit = PUZZLE[cell]
         (w, h), _ = cv2.getTextSize(digit, cv2.FONT_HERSHEY_DUPLEX, 0.9, 2)
         origin = (int(c * 40 + (40 - w) / 2), int(r * 40 + (40 + h) / 2))
@@ -481,9 +481,9 @@ def _colour_square(board: str, pale: int | None) -> np.ndarray:
 
 
 def test_pale_coloured_print_is_found_in_the_darkest_channel():
-    """A given in pale red, about as bright in grey as the paper, leaves the grey ink map
-    blank; the second look finds it in the square's colour, and the board is solved. Bare
-    paper in colour still gives nothing."""
+    """A given in coloured print about as bright in grey as the paper leaves the grey ink
+    map blank; the second look finds it in the square's colour, and the board is solved.
+    Bare paper in colour still gives nothing."""
     from pipeline._second_look import colour_ink, second_look
 
     cell = next(i for i, ch in enumerate(PUZZLE) if ch != "0"
