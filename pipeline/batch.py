@@ -76,18 +76,24 @@ def _start_worker(engine: str) -> None:
 
 
 def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> Iterator[Record]:
-    """Records of all jobs, each as soon as it is known (skipped ones first)."""
-    todo = []
+    """Records of all jobs, each as soon as it is known (skipped ones first). The workers,
+    if any, are started before the first record is handed out: showing it may start a
+    progress bar's thread, after which forking them is no longer safe (`_pool`)."""
+    todo, ready = [], []
     for job in jobs:
-        if not overwrite and job.output.exists():
-            yield skipped(job)
-        else:
-            todo.append(job)
+        (ready if not overwrite and job.output.exists() else todo).append(job)
     if workers <= 1 or len(todo) <= 1:
+        yield from (skipped(job) for job in ready)
         for job in todo:
             yield process(job, settings)
         return
-    left = yield from _run_pool(todo, settings, workers)
+    pool, futures = _started(todo, settings, workers)
+    try:
+        yield from (skipped(job) for job in ready)
+    except BaseException:
+        _stop(pool)
+        raise
+    left = yield from _results(pool, futures)
     for job in left:  # a worker crashed: isolate each remaining photo in a pool of its own
         rest = yield from _run_pool([job], settings, 1)
         if rest:
@@ -136,12 +142,24 @@ def _single_threaded() -> bool:
 
 def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Record]:
     """Run jobs in worker processes, yielding records as they finish; returns the jobs left
-    unfinished when a worker died. Stops the workers cleanly on interrupt."""
+    unfinished when a worker died (`_results`)."""
+    return (yield from _results(*_started(jobs, settings, workers)))
+
+
+def _started(
+    jobs: list[Job], settings: Settings, workers: int
+) -> tuple[ProcessPoolExecutor, dict]:
+    """A pool with every job submitted: its workers are started (forked) now."""
+    pool = _pool(settings, min(workers, len(jobs)))
+    return pool, {pool.submit(process, job, settings): job for job in jobs}
+
+
+def _results(pool: ProcessPoolExecutor, futures: dict) -> Iterator[Record]:
+    """The jobs' records as they finish; returns the jobs left unfinished when a worker
+    died. Stops the workers cleanly on interrupt."""
     from concurrent.futures import as_completed
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = _pool(settings, min(workers, len(jobs)))
-    futures = {pool.submit(process, job, settings): job for job in jobs}
     left: list[Job] = []
     try:
         for future in as_completed(futures):
@@ -168,3 +186,6 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             proc.terminate()
     for proc in procs:
         proc.join(timeout=5)
+        if proc.is_alive():  # stuck past its SIGTERM: it must not outlive the run
+            proc.kill()
+            proc.join(timeout=1)

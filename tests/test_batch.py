@@ -130,3 +130,56 @@ def test_a_folder_without_photos_says_so(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("no photos here")
     run = cli(tmp_path)
     assert run.code == 0 and "no photos found" in run.err
+
+
+def test_the_workers_start_before_the_first_record_is_handed_out(monkeypatch, tmp_path):
+    """A re-run shows its skipped photos first; the workers are forked before that, while
+    no progress bar's thread runs yet (forking then is safe and quickest)."""
+    from pipeline import batch
+    from pipeline.process import Job
+    from pipeline.records import Status
+    from pipeline.settings import Settings
+
+    events: list[str] = []
+
+    class Pool:
+        def shutdown(self, *args, **kwargs) -> None:
+            events.append("pool shut down")
+
+    def started(jobs, settings, workers):
+        events.append(f"{len(jobs)} jobs started")
+        return Pool(), {}
+
+    monkeypatch.setattr(batch, "_started", started)
+    jobs = [Job(str(tmp_path / f"{n}.jpg"), tmp_path / f"{n}.jpg", tmp_path / f"{n}.solved.jpg")
+            for n in "abc"]
+    jobs[0].output.write_bytes(b"done before")
+    records = batch.run(jobs, Settings(), workers=2, overwrite=False)
+    first = next(records)
+    assert first.status is Status.SKIPPED and events == ["2 jobs started"]
+    assert list(records) == [] and events[-1] == "pool shut down"
+
+
+def test_the_progress_bar_starts_its_thread_with_the_first_record(monkeypatch):
+    import threading
+
+    from pipeline.records import Record, Status
+    from pipeline.report import Display
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> int:
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    threads = threading.active_count()
+    with Display(as_json=False, total=3) as show:
+        assert show.progress is not None
+        assert threading.active_count() == threads  # nothing started yet: forking is safe
+        show.add(Record("a.jpg", Status.SOLVED, "solved"))
+        assert threading.active_count() > threads
