@@ -27,6 +27,7 @@ STROKE_ACROSS = np.ones((1, STROKE), np.uint8)
 CROSSING = 1.0  # of a window's side: a straight run across it is no digit's stroke
 SLANTS = (-12, -6, 0, 6, 12)  # degrees from the grid's lines at which such runs are sought
 MIDDLE = 4  # a window's middle half starts a 1/MIDDLE of its side in from each border
+FOLD_WINDOWS = 2  # windows beside a fold's (within two, each way) it must run on through
 PATH_SLACK = 2  # px either side of a fold's line carried on into the next window
 ON_PATH = 0.8  # of the next window's middle half along the line: ink there carries the fold on
 
@@ -111,10 +112,10 @@ def _kept(parts: Parts, labels: np.ndarray, keep: np.ndarray, own: np.ndarray,
 def runs_through(own: np.ndarray, level: np.ndarray, bounds: tuple[np.ndarray, ...],
                  i: int) -> bool:
     """Whether a straight run across window i (its ink `own`: `crossing_lines`) runs on,
-    as straight, through the middle half of the windows on both sides of it along its way
-    (one, at the grid's edge), in `level` (the square's ink at the window's threshold): a
-    fold across the page. A tall 1 joined by blur to the grid lines spans its window too,
-    but stops at them."""
+    as straight, through the middle half of the two windows on each side of it along its
+    way (those there are, at least FOLD_WINDOWS), in `level` (the square's ink at the
+    window's threshold): a fold across the page. A tall 1 joined by blur to the grid lines
+    spans its window too, but stops at them; handwriting seldom lines up over five cells."""
     cols = bounds[2].size
     r, c = divmod(i, cols)
     rows_, cols_ = window(bounds, i, cols)
@@ -127,10 +128,11 @@ def runs_through(own: np.ndarray, level: np.ndarray, bounds: tuple[np.ndarray, .
             continue
         ys, xs = np.nonzero(run)  # along the run, and across it
         slope, offset = np.polyfit(ys, xs, 1) if np.ptp(ys) > 0 else (0.0, float(xs.mean()))
-        beside = [(r - step[0], c - step[1]), (r + step[0], c + step[1])]
+        beside = [(r + k * step[0], c + k * step[1]) for k in (-2, -1, 1, 2)]
         beside = [a * cols + b for a, b in beside if 0 <= a < bounds[0].size and 0 <= b < cols]
-        if beside and all(_on_path(plane, window(bounds, j, cols)[step[1]], slope,
-                                   offset - slope * origin + across) for j in beside):
+        line = offset - slope * origin + across  # x = line + slope * y, in the square
+        if len(beside) >= FOLD_WINDOWS and all(
+                _on_path(plane, window(bounds, j, cols)[step[1]], slope, line) for j in beside):
             return True
     return False
 

@@ -316,7 +316,8 @@ def test_a_fold_that_runs_on_through_the_windows_beside_it_runs_through():
     from pipeline._folds import runs_through
 
     cell = 4 * 9 + 4  # row 4, column 4
-    for rows, expected in ((range(2, 7), True), (range(4, 5), False), (range(3, 5), False)):
+    for rows, expected in ((range(2, 7), True), (range(4, 5), False), (range(3, 5), False),
+                           (range(3, 6), False)):  # on through only the next window each way
         level, bounds = _fold_through_windows(rows)
         r, c = window(bounds, cell, 9)
         own = level[r, c].astype(np.uint8)
