@@ -46,7 +46,9 @@ def second_look(reading: Reading, cells: list[int]) -> np.ndarray:
     which sees coloured print that is about as bright in grey as the paper: it counts
     where the cell's ink stands at least COLOURED of the way to the givens' there."""
     probs = reading.probabilities.copy()
-    found, grey = _reread(reading, reading.ink.ink, cells)
+    if not cells:
+        return probs
+    found, _ = _reread(reading, reading.ink.ink, cells)
     pending = [cell for cell in cells if cell not in found]
     if pending and reading.colour is not None:
         more, colour = _reread(reading, colour_ink(reading.colour), pending)
@@ -81,8 +83,6 @@ def _reread(
         crop, peak = crops[int(order[cell])], float(peaks[int(order[cell])])
         glyphs.append(turned(central_glyph(crop, peak)[None], turns)[0])
         standing[cell] = (peak - paper) / span
-    if not cells:
-        return {}, standing
     judge = builtin(reading.size)
     columns = [judge.symbols.index(symbol) for symbol in reading.size.symbols]
     values = judge.read(np.stack(glyphs))[:, columns]
