@@ -29,19 +29,15 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
-from pipeline._cnn import builtin
+from benchmarks.pen import run_pixels
 from pipeline._image import to_grey
-from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
-from pipeline.products import Header, Photo
-from pipeline.solve import solve_reading
 from pipeline.square import MARGIN, SQUARE, _measured, warp_grid
 
 try:  # absent before the square stage knew screens (a baseline's copy of the package)
     from pipeline.square import SCREEN_SHARE, SCREENED_CELLS, cell_specks
 except ImportError:
     SCREEN_SHARE, SCREENED_CELLS, cell_specks = 1.0, 9, None
-from pipeline.stages import read_photo
 from solver import solve
 
 BOX = 300  # px a box side of the drawn shading pattern, warped onto the photo
@@ -108,12 +104,8 @@ def variants(pixels: np.ndarray, corners: np.ndarray):
 
 def read(pixels: np.ndarray):
     """(reading, solved) of some pixels on the printed path, or None without a grid."""
-    photo = Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
-    try:
-        reading = read_photo(photo, builtin(), pen=False)
-    except SnapsolveError:
-        return None
-    return reading, solve_reading(reading)
+    reading, solved, _ = run_pixels(pixels, pen=False)
+    return None if reading is None else (reading, solved)
 
 
 def main(argv: list[str] | None = None) -> int:

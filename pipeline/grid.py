@@ -149,11 +149,9 @@ def _grid_in_windows(
             score, quad, n = _best_of_masks(stretched(big[y : y + height, x : x + width]), ns)
             if quad is not None and score >= MIN_SCORE:
                 best = _better(best, [(score, quad + np.float32([x, y]), n)])
-    score, quad, n = best
-    if quad is not None and _runs_on(ink_mask(stretched(big)), quad, n):
-        return None  # a part of a larger grid (of a size not looked for)
-    if quad is None or score < MIN_SCORE:
-        return None
+    score, quad, n = best  # a quad is kept only from MIN_SCORE
+    if quad is None or _runs_on(ink_mask(stretched(big)), quad, n):
+        return None  # none, or a part of a larger grid (of a size not looked for)
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32), score, n
 
