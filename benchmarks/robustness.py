@@ -1,5 +1,5 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
-shrunk, creased, tilted, curled, small on a whole page.
+shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -74,6 +74,29 @@ def curled(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def grainy(sigma: float) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
+    """A sensor's grain: Gaussian noise of `sigma` grey levels, the same in each channel
+    (a dim room, a cheap camera, no denoising)."""
+    def noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        noise = rng.normal(0, sigma, image.shape[:2]).astype(np.float32)
+        return _byte(_float(image) + (noise[..., None] if image.ndim == 3 else noise))
+    return noisy
+
+
+BLUE_INK = (0.65, 0.3, 0.1)  # B, G, R reflectance of blue printing ink against the paper's
+
+
+def printed_in_blue(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The print (grid and digits) in blue ink instead of black: each pixel's darkening
+    against its local paper (a closing) kept, each channel darkened as blue ink does."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))
+    paper = cv2.morphologyEx(image, cv2.MORPH_CLOSE, kernel).astype(np.float32)
+    paper_grey = cv2.cvtColor(paper.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    ink = 1 - np.clip(grey / np.maximum(paper_grey, 1), 0, 1)
+    return _byte(paper * (1 - ink[..., None] * (1 - np.float32(BLUE_INK))))
+
+
 def on_a_page(share: float) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
     """The photo pasted, `share` of the page's width, in the middle of a 2400 x 3200 page of
     text (grey bars for words): a whole newspaper page photographed, the puzzle small."""
@@ -111,6 +134,8 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     "curled (paper bent, up to 3 %)": curled,
     "on a page of text, 30 % of its width": on_a_page(0.3),
     "on a page of text, 20 % of its width": on_a_page(0.2),
+    "sensor noise (12 grey levels)": grainy(12),
+    "printed in blue": printed_in_blue,
 }
 
 

@@ -4,14 +4,15 @@
 Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
 features (`_ink_features`): empty, printed, or pen, and for pen the digit written. When no
 cell is surely pen the reading is returned as it was: a photo with no handwriting reads
-exactly as the printed path reads it. Otherwise the split between printed and pen is
-weighed by how well each glyph matches the photo's font (`_font`: every given is printed
-alike), in a puzzle whose givens are placed symmetrically by whether the opposite cell
-holds a given (`_symmetry`), and for a doubted given by whether the puzzle needs it
-(`_redundant`: handwriting read as print never is needed). Then the givens are the
-printed cells only, each weighed P(printed) x P(digit) so that correction can still turn
-a given taken for an entry (or the reverse) around with the solver, and the entries are
-the pen cells, weighed P(pen) x P(handwritten digit).
+exactly as the printed path reads it. So it is when the split would leave too few givens
+for a puzzle: print in blue or red looks like a pen's ink. Otherwise the split between
+printed and pen is weighed by how well each glyph matches the photo's font (`_font`: every
+given is printed alike), in a puzzle whose givens are placed symmetrically by whether the
+opposite cell holds a given (`_symmetry`), and for a doubted given by whether the puzzle
+needs it (`_redundant`: handwriting read as print never is needed). Then the givens are
+the printed cells only, each weighed P(printed) x P(digit) so that correction can still
+turn a given taken for an entry (or the reverse) around with the solver, and the entries
+are the pen cells, weighed P(pen) x P(handwritten digit).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from .recognize import board_from, upright_glyphs
 PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
 MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
 # photos of the training part reach 1 at most, filled ones 23 at least: docs/benchmarks.md)
+MIN_GIVENS = 17  # no 9x9 puzzle with fewer givens has one solution (McGuire, Tugemann and
+# Civario, 2012): a split that leaves fewer printed has taken a puzzle printed in colour
+# for handwriting
 
 
 def ink_inputs(
@@ -68,8 +72,9 @@ def read_entries(
     reading: Reading, glyphs: Glyphs, pixels: np.ndarray, net: PenNet | None
 ) -> Reading:
     """The reading with its handwritten entries told apart from the printed givens
-    (unchanged when there is no classifier, no 9x9 board, or no cell is surely pen), and
-    with the square in colour it has warped for the ink's colour."""
+    (unchanged when there is no classifier, no 9x9 board, no cell is surely pen, or the
+    split would leave too few givens for a puzzle: MIN_GIVENS), and with the square in
+    colour it has warped for the ink's colour."""
     if net is None or reading.size.n != 9:
         return reading
     colour = colour_square(pixels, reading.geometry)
@@ -87,7 +92,10 @@ def read_entries(
     givens = split_reading(reading, classes, digits).board
     odds = redundancy_odds(givens, classes[:, Ink.PRINTED], classes[:, Ink.PEN])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
-    return split_reading(reading, classes, digits)
+    split = split_reading(reading, classes, digits)
+    if sum(symbol != "0" for symbol in split.board) < MIN_GIVENS:
+        return reading  # what looked like handwriting is the puzzle's own print
+    return split
 
 
 def split_reading(reading: Reading, classes: np.ndarray, digits: np.ndarray) -> Reading:

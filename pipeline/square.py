@@ -38,7 +38,12 @@ SCREEN_INSET = 6  # px of a cell's border left out of its speck count (the grid'
 SCREEN_SHARE = 0.1  # a cell this much specks is screened (plain photos' cells, print or
 # pen: 0.06 at most; halftone-shaded ones 0.07-0.36: docs/benchmarks.md, "Shaded boxes")
 SCREENED_CELLS = 9  # cells screened that make a screened square: a box's worth
-SCREEN_BLUR = 1.0  # px (sigma): what a screened square is smoothed by, dots into a tint
+SCREEN_BLUR = 1.0  # px (sigma): what a screened or grainy square is smoothed by, dots into
+# a tint, grain into paper
+GRAIN_PAPER = 0.05  # ink under this, once smoothed, is paper: where a sensor's grain shows alone
+GRAINY = 0.016  # mean |ink - its smoothing| over the paper from which a square is grainy:
+# the dataset's photos 0.013 at most, with sensor noise of 12 grey levels 0.018 and more
+# (docs/benchmarks.md, "Sensor noise"); grain read as strokes made empty cells digits
 
 
 def cut_square(outline: Outline) -> Square:
@@ -178,9 +183,10 @@ def stroke_level(top_ink: float) -> float:
 def descreened(square: np.ndarray, n: int) -> tuple[np.ndarray, float, tuple]:
     """The square (warped with MARGIN), the blur it was smoothed by, and its measures
     (`_measured`): smoothed by SCREEN_BLUR when it shows a halftone screen (`screened`),
-    shaded boxes printed as dots, which the ink map would take for ink in every cell."""
+    shaded boxes printed as dots, or a sensor's grain (`grainy`), either of which the ink
+    map would take for strokes in empty cells."""
     measured = _measured(square, MARGIN, n)
-    if not screened(measured[1], n):
+    if not (screened(measured[1], n) or grainy(measured[1])):
         return square, 0.0, measured
     square = cv2.GaussianBlur(square, (0, 0), SCREEN_BLUR)
     return square, SCREEN_BLUR, _measured(square, MARGIN, n)
@@ -189,6 +195,16 @@ def descreened(square: np.ndarray, n: int) -> tuple[np.ndarray, float, tuple]:
 def screened(ink: np.ndarray, n: int) -> bool:
     """Whether at least SCREENED_CELLS of the square's cells are SCREEN_SHARE specks."""
     return int((cell_specks(ink, n) >= SCREEN_SHARE).sum()) >= SCREENED_CELLS
+
+
+def grainy(ink: np.ndarray) -> bool:
+    """Whether the ink map's paper is GRAINY: its mean distance from its own smoothing,
+    where that smoothing is paper (GRAIN_PAPER), away from strokes and lines."""
+    smooth = cv2.GaussianBlur(ink, (0, 0), SCREEN_BLUR)
+    paper = cv2.threshold(smooth, GRAIN_PAPER, 1.0, cv2.THRESH_BINARY_INV)[1]  # 1 on paper
+    area = cv2.sumElems(paper)[0]
+    grain = cv2.sumElems(cv2.multiply(cv2.absdiff(ink, smooth), paper))[0]  # masked mean:
+    return area > 0 and grain / area >= GRAINY  # 3x faster than cv2.mean with a mask
 
 
 def cell_specks(ink: np.ndarray, n: int) -> np.ndarray:

@@ -142,6 +142,16 @@ def read_image(image: np.ndarray, orientation: int = 1, engine=None) -> Reading:
 
 
 PEN_BLUE = (170, 70, 25)  # BGR: a ballpoint's blue
+PRINT_BLUE = (150, 40, 0)  # BGR: a puzzle page printed in blue ink
+
+
+def printed_in(colour: tuple[int, int, int], board: str = PUZZLE) -> np.ndarray:
+    """`photo` of the board with its print (grid and digits) in `colour` instead of black."""
+    grey = photo(board)[0][:, :, 0].astype(np.float32)
+    paper = float(grey.max())
+    ink = 1 - grey / paper
+    channels = [paper - ink * (paper - paper * value / 255) for value in colour]
+    return np.clip(np.dstack(channels), 0, 255).astype(np.uint8)
 
 
 def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE) -> np.ndarray:

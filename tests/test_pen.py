@@ -15,7 +15,7 @@ from pipeline._ink_features import (
     with_context,
 )
 from pipeline._pen_net import PenNet
-from pipeline.entries import MIN_PEN, ink_classes, read_entries, split_reading
+from pipeline.entries import MIN_GIVENS, MIN_PEN, ink_classes, read_entries, split_reading
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from solver.size import NINE
 
@@ -174,6 +174,42 @@ def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
     assert printed.probabilities is before.probabilities
     assert printed.ink_classes is before.ink_classes
     assert read_entries(before, None, None, None) is before
-    after = read_entries(before, None, None, Fixed((0.0, 0.0005, 0.9995)))
-    assert after is not before and MIN_PEN <= 81
-    assert after.board == "0" * 81 and after.entry_probabilities is not None
+
+
+class Rows(Fixed):
+    """A classifier that gives each cell its own row of ink class probabilities."""
+
+    def read(self, glyphs, features):
+        return self.row[: len(glyphs)], np.full((len(glyphs), 9), 1 / 9, np.float32)
+
+
+def split_by_classifier(monkeypatch, board: str, net) -> tuple[Reading, Reading]:
+    """The reading of `board` (every cell inked) before and after `net` splits it."""
+    import pipeline.entries as entries
+
+    before = reading(board)
+    monkeypatch.setattr(entries, "colour_square", lambda pixels, geometry: None)
+    monkeypatch.setattr(entries, "ink_inputs", lambda r, g, p, c: (
+        np.zeros((81, GLYPH, GLYPH)), np.zeros((81, FEATURES)), np.ones(81, bool)))
+    return before, read_entries(before, None, None, net)
+
+
+PRINTED, PEN = (0.0, 0.9995, 0.0005), (0.0, 0.0005, 0.9995)
+
+
+def test_a_split_leaving_a_puzzle_its_givens_gives_the_entries(monkeypatch):
+    board = "123456789" * 3 + "0" * 54  # 27 digits read by the printed reader
+    rows = np.array([PRINTED] * MIN_GIVENS + [PEN] * (81 - MIN_GIVENS), np.float32)
+    before, after = split_by_classifier(monkeypatch, board, Rows(rows))
+    assert after is not before and MIN_PEN <= 81 - MIN_GIVENS
+    assert after.board == board[:MIN_GIVENS] + "0" * (81 - MIN_GIVENS)
+    assert after.entry_probabilities is not None
+
+
+def test_a_puzzle_printed_in_colour_is_no_handwriting(monkeypatch):
+    # every digit surely "pen": a split would leave no givens, fewer than any puzzle has
+    board = "123456789" * 3 + "0" * 54
+    before, after = split_by_classifier(monkeypatch, board, Fixed(PEN))
+    assert after.board == before.board and after.entries == before.entries
+    rows = np.array([PRINTED] * (MIN_GIVENS - 1) + [PEN] * (82 - MIN_GIVENS), np.float32)
+    assert split_by_classifier(monkeypatch, board, Rows(rows))[1].board == board

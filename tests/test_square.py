@@ -207,3 +207,21 @@ def test_a_halftone_screen_is_seen_and_smoothed_into_paper(monkeypatch):
     assert np.array_equal(cells_of(dotted, corners).filled, truth)  # the photo is upright
     monkeypatch.setattr(square, "SCREENED_CELLS", 82)  # never screened: the dots are ink
     assert (cells_of(dotted, corners).filled != truth).sum() >= 9
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_sensors_grain_is_seen_and_smoothed_into_paper(monkeypatch, seed):
+    """A photo with heavy sensor noise: the square is smoothed (its grain becomes paper), so
+    its empty cells read empty; a plain photo's square is not grainy."""
+    from pipeline import square
+    from pipeline.square import grainy
+    from tests.synth import read_image
+
+    plain, corners = photo(PUZZLE, seed=seed)
+    assert not grainy(cut_square(outline_at(plain, corners)).ink)
+    noise = np.random.default_rng(seed).normal(0, 18, plain.shape[:2])[..., None]
+    noisy = np.clip(plain + noise, 0, 255).astype(np.uint8)
+    reading = read_image(noisy)
+    assert reading.geometry.blur == square.SCREEN_BLUR and reading.board == PUZZLE
+    monkeypatch.setattr(square, "GRAINY", np.inf)  # never grainy: the grain is ink
+    assert read_image(noisy).board != PUZZLE
