@@ -21,10 +21,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from ._boards import outcome_of
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._pen_net import PenNet
-from ._redundant import redundancy_odds
+from ._redundant import SEARCH_NODES, redundancy_odds
 from ._symmetry import symmetry_odds
 from .products import Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
@@ -33,8 +34,10 @@ PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
 MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
 # photos of the training part reach 1 at most, filled ones 23 at least: docs/benchmarks.md)
 MIN_GIVENS = 17  # no 9x9 puzzle with fewer givens has one solution (McGuire, Tugemann and
-# Civario, 2012): a split that leaves fewer printed has taken a puzzle printed in colour
-# for handwriting
+# Civario, 2012): a split that leaves fewer printed, of a reading that is a puzzle (at most
+# MOST_GIVENS digits, none breaking the rules), took a puzzle printed in colour for handwriting
+MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); more digits hold
+# handwriting
 
 
 def ink_inputs(
@@ -73,8 +76,8 @@ def read_entries(
 ) -> Reading:
     """The reading with its handwritten entries told apart from the printed givens
     (unchanged when there is no classifier, no 9x9 board, no cell is surely pen, or the
-    split would leave too few givens for a puzzle: MIN_GIVENS), and with the square in
-    colour it has warped for the ink's colour."""
+    split would leave too few givens of a board that is a puzzle as read: MIN_GIVENS), and
+    with the square in colour it has warped for the ink's colour."""
     if net is None or reading.size.n != 9:
         return reading
     colour = colour_square(pixels, reading.geometry)
@@ -93,9 +96,23 @@ def read_entries(
     odds = redundancy_odds(givens, classes[:, Ink.PRINTED], classes[:, Ink.PEN])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
     split = split_reading(reading, classes, digits)
-    if sum(symbol != "0" for symbol in split.board) < MIN_GIVENS:
+    if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
     return split
+
+
+def givens_in(board: str) -> int:
+    """How many cells of the canonical board hold a symbol."""
+    return sum(symbol != "0" for symbol in board)
+
+
+def is_puzzle(board: str) -> bool:
+    """Whether a canonical board could be a printed puzzle as it stands: at most
+    MOST_GIVENS digits, and some solution (a grid filled in by hand, its entries read as
+    givens, often has none)."""
+    if givens_in(board) > MOST_GIVENS:
+        return False
+    return outcome_of(board, limit=2, max_nodes=SEARCH_NODES).status in ("solved", "multiple")
 
 
 def split_reading(reading: Reading, classes: np.ndarray, digits: np.ndarray) -> Reading:

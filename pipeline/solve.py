@@ -21,6 +21,7 @@ from ._boards import outcome_of as analyse
 from ._confidence import board_confidence, calibration_for
 from ._correct import correct, disputed_blanks
 from ._second_look import second_look
+from .entries import MOST_GIVENS, givens_in
 from .errors import InvalidBoard
 from .products import Correction, Ink, Reading, Solved
 
@@ -41,8 +42,6 @@ DOUBT_PEN = 0.999  # a doubtful entry is surely handwriting: ink less surely pen
 # notes in a cell's corners (out of fold, training part: doubtful entries 0.9999 or more,
 # notes that would have been doubtful 0.70-0.997)
 JUDGED = ("right", "wrong")  # the verdicts that tell how often a writer is wrong
-MOST_GIVENS = 45  # no newspaper prints more (the training photos: 23-39); a board read with
-# more from a photo holds handwriting read as print
 FILLED_ODDS = 0.01  # what such a board's confidence keeps: it is worth a look
 MOST_WRONG = 1 / 3  # a corrected board whose solution calls more of the entries wrong is
 # taken as misread (people stuck halfway have most of theirs right: PRIOR_WRONG)
@@ -112,8 +111,7 @@ def reading_confidence(reading: Reading, used: BoardUsed) -> float:
         used.outcome.solution if used.outcome.status == "solved" else None,
         calibration_for(reading.calibrated),
     )
-    givens = sum(symbol != "0" for symbol in used.board)
-    if reading.size == NINE and givens > MOST_GIVENS:
+    if reading.size == NINE and givens_in(used.board) > MOST_GIVENS:
         confidence *= FILLED_ODDS
     return confidence
 

@@ -18,6 +18,7 @@ from pipeline._pen_net import PenNet
 from pipeline.entries import MIN_GIVENS, MIN_PEN, ink_classes, read_entries, split_reading
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from solver.size import NINE
+from tests.synth import PUZZLE, SOLUTION
 
 SIDE = 90  # a 9x9 square of 10 px cells
 BLUE = (200, 60, 20)  # BGR
@@ -197,19 +198,32 @@ def split_by_classifier(monkeypatch, board: str, net) -> tuple[Reading, Reading]
 PRINTED, PEN = (0.0, 0.9995, 0.0005), (0.0, 0.0005, 0.9995)
 
 
+def printed_first(count: int) -> Rows:
+    """A classifier that takes the first `count` digits of PUZZLE for print, the rest of
+    the cells for pen."""
+    rows = np.array([PEN] * 81, np.float32)
+    rows[[i for i, ch in enumerate(PUZZLE) if ch != "0"][:count]] = PRINTED
+    return Rows(rows)
+
+
 def test_a_split_leaving_a_puzzle_its_givens_gives_the_entries(monkeypatch):
-    board = "123456789" * 3 + "0" * 54  # 27 digits read by the printed reader
-    rows = np.array([PRINTED] * MIN_GIVENS + [PEN] * (81 - MIN_GIVENS), np.float32)
-    before, after = split_by_classifier(monkeypatch, board, Rows(rows))
+    before, after = split_by_classifier(monkeypatch, PUZZLE, printed_first(MIN_GIVENS))
     assert after is not before and MIN_PEN <= 81 - MIN_GIVENS
-    assert after.board == board[:MIN_GIVENS] + "0" * (81 - MIN_GIVENS)
+    assert sum(ch != "0" for ch in after.board) == MIN_GIVENS
     assert after.entry_probabilities is not None
 
 
 def test_a_puzzle_printed_in_colour_is_no_handwriting(monkeypatch):
     # every digit surely "pen": a split would leave no givens, fewer than any puzzle has
-    board = "123456789" * 3 + "0" * 54
-    before, after = split_by_classifier(monkeypatch, board, Fixed(PEN))
+    before, after = split_by_classifier(monkeypatch, PUZZLE, Fixed(PEN))
     assert after.board == before.board and after.entries == before.entries
-    rows = np.array([PRINTED] * (MIN_GIVENS - 1) + [PEN] * (82 - MIN_GIVENS), np.float32)
-    assert split_by_classifier(monkeypatch, board, Rows(rows))[1].board == board
+    assert split_by_classifier(monkeypatch, PUZZLE, printed_first(MIN_GIVENS - 1))[1].board \
+        == PUZZLE
+
+
+def test_a_grid_full_of_ink_taken_for_pen_is_split_all_the_same(monkeypatch):
+    # more digits than any puzzle prints, or digits that break the rules: handwriting is
+    # there, whatever the split leaves
+    for board in (SOLUTION[:54] + "0" * 27, "11" + PUZZLE[2:]):
+        before, after = split_by_classifier(monkeypatch, board, Fixed(PEN))
+        assert after.board == "0" * 81 and after.entries != before.entries
