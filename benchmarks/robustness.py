@@ -1,5 +1,6 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
-shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour.
+shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour, held by
+a thumb.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -97,6 +98,22 @@ def printed_in_blue(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return _byte(paper * (1 - ink[..., None] * (1 - np.float32(BLUE_INK))))
 
 
+SKIN = (90, 120, 170)  # BGR: a thumb in the shade of the hand holding the page
+
+
+def thumb(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A thumb over the photo's lower left corner, holding the page: an ellipse a quarter of
+    the photo's height long, slanted, reaching a little way in (over the grid's corner when
+    the grid fills the photo), its edge softened."""
+    out = image.copy()
+    h, w = image.shape[:2]
+    centre = (int(w * rng.uniform(0.0, 0.04)), int(h * rng.uniform(0.96, 1.0)))
+    axes = (int(w * rng.uniform(0.1, 0.14)), int(h * rng.uniform(0.22, 0.28)))
+    colour = SKIN if image.ndim == 3 else int(np.mean(SKIN))
+    cv2.ellipse(out, centre, axes, float(rng.uniform(20, 40)), 0, 360, colour, -1)
+    return cv2.GaussianBlur(out, (0, 0), 0.8)
+
+
 def on_a_page(share: float) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
     """The photo pasted, `share` of the page's width, in the middle of a 2400 x 3200 page of
     text (grey bars for words): a whole newspaper page photographed, the puzzle small."""
@@ -136,6 +153,7 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     "on a page of text, 20 % of its width": on_a_page(0.2),
     "sensor noise (12 grey levels)": grainy(12),
     "printed in blue": printed_in_blue,
+    "a thumb over the lower left corner": thumb,
 }
 
 

@@ -436,3 +436,17 @@ def test_a_part_of_a_larger_grid_runs_on_and_a_grid_beside_text_does_not() -> No
     whole = np.float32([[100, 100], [100 + SIDE, 100], [100 + SIDE, 100 + SIDE],
                         [100, 100 + SIDE]])
     assert not _runs_on(255 - page, whole, 9)
+
+
+@pytest.mark.parametrize(("corner", "axes"), [(0, (48, 70)), (1, (60, 90)), (2, (35, 60)),
+                                              (3, (60, 90))],
+                         ids=["top-left", "top-right", "bottom-right", "bottom-left"])
+def test_a_corner_hidden_by_a_thumb_is_put_back_where_its_sides_cross(
+    corner: int, axes: tuple[int, int]
+) -> None:
+    image, truth = photo(seed=corner)
+    x, y = truth[corner]
+    cv2.ellipse(image, (int(x), int(y)), axes, 35 + 90 * corner, 0, 360, (90, 120, 170), -1)
+    found = find_grid(image)
+    assert found is not None
+    assert max_error(found, truth) <= 8  # 2 % of the grid's side

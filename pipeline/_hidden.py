@@ -1,0 +1,48 @@
+"""Grids with a corner hidden: a thumb holding the page, a pen lying across it.
+
+Where something covers a corner, the ink's hull cuts across it, and the largest quad in
+the hull has a corner at one end of that cut instead of the grid's. Each side of the grid
+still shows a long straight stretch of its border, so each side is taken as the line of its
+longest hull segment, and each corner as the crossing of its two sides: where the hidden
+corner is, and where the others already were.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from ._edge import homogeneous_line, side_chains
+from ._quads import order_corners
+
+MOVED = 0.02  # of the quad's longest side: a corner the sides put this far off was cut off
+# (a fifth of a 9x9 cell; an unhidden corner lies within a pixel or two of its crossing)
+FARTHEST = 0.35  # of the quad's longest side: a crossing farther off is not of a grid's sides
+
+
+def uncovered_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """The quad of a hull with its corners put where its sides cross (TL, TR, BR, BL),
+    when one of them moves MOVED or more (and none beyond FARTHEST); None otherwise."""
+    quad = order_corners(quad)
+    chains = side_chains(hull, quad)
+    if chains is None:
+        return None
+    lines = []
+    for chain in chains:
+        segments = list(pairwise(chain))
+        if not segments:
+            return None
+        a, b = max(segments, key=lambda ab: np.hypot(ab[1][0] - ab[0][0], ab[1][1] - ab[0][1]))
+        lines.append(homogeneous_line(a, b))
+    corners = quad.copy()
+    for k in range(4):
+        x, y, w = np.cross(lines[k - 1], lines[k])
+        if abs(w) < 1e-9:
+            return None
+        corners[k] = (x / w, y / w)
+    side = float(np.hypot(*(quad - np.roll(quad, -1, axis=0)).T).max())
+    moved = np.hypot(*(corners - quad).T)
+    if moved.max() < MOVED * side or moved.max() > FARTHEST * side:
+        return None
+    return corners
