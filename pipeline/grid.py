@@ -238,15 +238,18 @@ def _larger_confident(one: Found, other: Found) -> bool:
 def verified(mask: np.ndarray, hull: np.ndarray, ns: tuple[int, ...]) -> Found:
     """A hull's quad, its best structure score and that score's size (0 when the quad is
     too small). A quad whose lines and interiors are not CONFIDENT on all its ink may
-    belong to a grid cut by the photo's edge (when it reaches it) or with a corner hidden,
-    so the whole grid's quad is scored too and the better one kept (a cut grid's slanted
+    belong to a grid cut by the photo's edge (when it reaches it), or, when not CONFIDENT
+    as a filled grid either, with a corner hidden; so the whole grid's quad is scored too
+    and the better one kept (a cut grid's slanted
     lines are no long straight runs, so the filled-grid score alone would not tell)."""
     quad = hull_to_quad(hull)
     if cv2.contourArea(quad) < min_grid_area(mask):
         return 0.0, quad, ns[0]
     score, n, plain = _scored(mask, quad, ns)
     if plain < CONFIDENT:
-        hidden = uncovered_quad(hull, quad)  # from the hull's own quad; a cut, the best yet
+        # a corner hidden, unless the quad is CONFIDENT as a filled grid; from the hull's
+        # own quad (a cut side, from the best quad yet)
+        hidden = uncovered_quad(hull, quad) if score < CONFIDENT else None
         for m in (*ns, None):
             whole = hidden if m is None else cut_quad(mask, hull, quad, m)
             if whole is None:
