@@ -21,8 +21,8 @@ MOVED = 0.02  # of the quad's longest side: a corner the sides put this far off 
 # (a fifth of a 9x9 cell)
 FARTHEST = 0.35  # of the quad's longest side: a crossing farther off is not of a grid's sides
 ALONE = 4.0  # the hidden corner moves at least this many times as far as any other: the
-# sides are the grid's (a thumb over a corner: 6-50 times; sides taken from a panel around
-# a grid move two corners alike, 1.5-2 times: docs/benchmarks.md, "A corner hidden")
+# sides are the grid's (a thumb over a corner: 5.9 times and more; the sides of a panel
+# around a grid move two corners alike, 1.5-2 times: docs/benchmarks.md, "A corner hidden")
 
 
 def uncovered_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
