@@ -17,8 +17,9 @@ wrong), partial fills (a third of the pen cells erased to the paper's colour), c
 notes (3 pen cells rubbed out and given 2-3 small digits of the photo's own handwriting in
 their corners) and struck-through entries (3 pen cells crossed out corner to corner in
 their own ink): how many of those cells are taken for an entry or a given; and the photo
-taken worse: out of focus (a Gaussian blur of BLUR_SIGMA px) and under lamp light (the
-channels scaled by WARM).
+taken worse: out of focus (a Gaussian blur of BLUR_SIGMA px), under lamp light (the
+channels scaled by WARM) and grainy (a sensor's noise of GRAIN grey levels,
+benchmarks.robustness.grainy, seeded by the photo's name).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from pathlib import Path
 
@@ -50,6 +52,7 @@ from benchmarks.pen_data import (
     tinted,
     wrong_swaps,
 )
+from benchmarks.robustness import grainy
 from pipeline._pen_net import PenNet
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
@@ -64,6 +67,7 @@ NOTES = 3  # pen cells holding candidate notes instead, per photo
 STRUCK = 3  # entries struck through, per photo
 ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
 SEED = 14
+GRAIN = 12  # grey levels of the grainy photo's noise (benchmarks.robustness's row)
 WHOLE_RUNS = 3  # each photo and its twin timed whole this many times in turn (the median)
 
 
@@ -158,7 +162,8 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
             continue
         if reading is None:
             for name in ("black pen", "pencil", "planted wrong", "partial fill",
-                         "candidate notes", "struck through", "out of focus", "lamp light"):
+                         "candidate notes", "struck through", "out of focus", "lamp light",
+                         "grainy"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -179,7 +184,9 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(photo.pen))[:STRUCK])
         r, s, _ = run_pixels(crossed(pixels, quads, struck))
         totals.setdefault("struck through", Counter()).update(judge(photo, r, s, void=struck))
-        for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels))):
+        noise = np.random.default_rng(zlib.crc32(photo.name.encode()))  # apart from `rng`
+        for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels)),
+                            ("grainy", grainy(GRAIN)(pixels, noise))):
             r, s, _ = run_pixels(worse)
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
     pen_s = [t[0] for t in times]
