@@ -240,8 +240,8 @@ def verified(mask: np.ndarray, hull: np.ndarray, ns: tuple[int, ...]) -> Found:
     too small). A quad whose lines and interiors are not CONFIDENT on all its ink may
     belong to a grid cut by the photo's edge (when it reaches it), or, when not CONFIDENT
     as a filled grid either, with a corner hidden; so the whole grid's quad is scored too
-    and the better one kept (a cut grid's slanted
-    lines are no long straight runs, so the filled-grid score alone would not tell)."""
+    and the better one kept (a cut grid's slanted lines are no long straight runs, so the
+    filled-grid score alone would not tell)."""
     quad = hull_to_quad(hull)
     if cv2.contourArea(quad) < min_grid_area(mask):
         return 0.0, quad, ns[0]
