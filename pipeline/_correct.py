@@ -14,6 +14,7 @@ import heapq
 import itertools
 import math
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -78,18 +79,21 @@ def correct(
     symbols: str,
     max_boards: int = MAX_BOARDS,
     max_seconds: float = MAX_SECONDS,
+    evidence: Callable[[str], float] | None = None,
 ):
     """The most probable board within two changes that has exactly one solution, with the
     corrections made and the solver's outcome; None when there is none.
 
     Every uniquely solvable board found within WINDOW nats of the best one votes for its
-    solution with its probability; a fix is returned only when one solution has at least
-    MIN_SHARE of the votes. When rival fixes give different solutions about as likely,
-    the photo does not say which is right, and guessing would print a wrong solution."""
+    solution with its probability, times the likelihood of what else the photo shows
+    given that solution (`evidence`, in nats: the entries written by hand); a fix is
+    returned only when one solution has at least MIN_SHARE of the votes. When rival fixes
+    give different solutions about as likely, the photo does not say which is right, and
+    guessing would print a wrong solution."""
     deadline = time.perf_counter() + max_seconds
     clash_cells = {c for conflict in conflicts(board) for c in conflict.cells}
     tried = 0
-    votes: dict[str, float] = {}
+    votes: dict[str, float] = {}  # log-votes, each solution's weighed once by `evidence`
     first_for: dict[str, tuple] = {}  # the most probable board for each solution
     best_cost = None
     for cost, changes in candidate_changes(board, probabilities, symbols):
@@ -107,12 +111,16 @@ def correct(
         if outcome.status != "solved":
             continue
         best_cost = cost if best_cost is None else best_cost
-        votes[outcome.solution] = votes.get(outcome.solution, 0.0) + math.exp(-cost)
+        votes[outcome.solution] = float(np.logaddexp(votes.get(outcome.solution, -np.inf), -cost))
         first_for.setdefault(outcome.solution, (changes, candidate, outcome))
     if not votes:
         return None
-    winner = max(votes, key=votes.__getitem__)
-    if votes[winner] < MIN_SHARE * sum(votes.values()):
+    if evidence is not None:
+        votes = {solution: vote + evidence(solution) for solution, vote in votes.items()}
+    top = max(votes.values())
+    shares = {solution: math.exp(vote - top) for solution, vote in votes.items()}
+    winner = max(shares, key=shares.__getitem__)
+    if shares[winner] < MIN_SHARE * sum(shares.values()):
         return None  # rival fixes give other solutions about as likely: ambiguous
     changes, candidate, outcome = first_for[winner]
     column = {s: i + 1 for i, s in enumerate(symbols)} | {"0": 0}

@@ -9,7 +9,7 @@ with one solution is never changed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -96,10 +96,34 @@ def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
         looked = True
     corrections: tuple[Correction, ...] = ()
     if outcome.status != "solved" and correcting:
-        fixed = correct(board, probs, symbols)
+        fixed = correct(board, probs, symbols, evidence=entries_evidence(reading))
         if fixed is not None:
             board, corrections, outcome = fixed
     return BoardUsed(board, probs, corrections, outcome, looked)
+
+
+def entries_evidence(reading: Reading) -> Callable[[str], float] | None:
+    """log P(the handwritten entries as read | a solution), for correction to weigh rival
+    solutions by (None without entries): each entry right with 1 - PRIOR_WRONG, else any
+    other symbol alike (as `entry_verdicts` weighs it), as surely as the cell is pen; a
+    cell less surely pen says less (its other part the same for every solution)."""
+    if not reading.entries or reading.entry_probabilities is None:
+        return None
+    cells = [c for c, entry in enumerate(reading.entries) if entry != "0"]
+    if not cells:
+        return None
+    rows = reading.entry_probabilities[cells, 1:]
+    pen = rows.sum(axis=1)
+    digits = rows / np.maximum(pen, 1e-12)[:, None]
+    symbols = reading.size.symbols
+    count = len(symbols)
+    index = {symbol: i for i, symbol in enumerate(symbols)}
+
+    def log_likelihood(solution: str) -> float:
+        right = digits[np.arange(len(cells)), [index[solution[c]] for c in cells]]
+        written = (1 - PRIOR_WRONG) * right + PRIOR_WRONG * (1 - right) / (count - 1)
+        return float(np.log(pen * written + (1 - pen) / count).sum())
+    return log_likelihood
 
 
 def reading_confidence(reading: Reading, used: BoardUsed) -> float:

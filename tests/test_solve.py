@@ -142,6 +142,38 @@ def test_an_ambiguous_fix_is_refused():
     assert fixes == () and outcome.status == "multiple"
 
 
+def test_the_entries_written_by_hand_choose_between_rival_fixes():
+    """A missed given that could be either of two digits, each giving its own solution: the
+    photo's print does not say which, its handwritten entries do (most of them are right),
+    so correction takes the solution they agree with; without entries it refuses."""
+    from dataclasses import replace
+
+    from pipeline._correct import correct
+    from pipeline.solve import entries_evidence
+    from solver.search import find_solutions
+
+    for cell, ch in enumerate(PUZZLE):  # a given without which there are just two solutions
+        if ch == "0":
+            continue
+        board = PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :]
+        found, _ = find_solutions(board, 3)
+        if len(found) == 2:
+            break
+    probs = confident(board)
+    probs[cell] = 0.0
+    probs[cell, 0] = 0.4
+    probs[cell, int(found[0][cell])] = 0.3
+    probs[cell, int(found[1][cell])] = 0.3
+    assert correct(board, probs, DIGITS) is None  # two fixes, each unique: ambiguous
+    for truth, other in (found, found[::-1]):
+        written = "".join(t if b == "0" and c != cell else "0"
+                          for c, (t, b) in enumerate(zip(truth, board, strict=True)))
+        reading = replace(_with_entries(written, sure=0.95), board=board, probabilities=probs)
+        fixed = correct(board, probs, DIGITS, evidence=entries_evidence(reading))
+        assert fixed is not None and fixed[2].solution == truth != other
+    assert entries_evidence(reading_of(board, probs)) is None
+
+
 def test_disputed_blanks_are_every_blank_the_solutions_disagree_on():
     """Not only where the first two solutions found differ: a missed given often agrees in
     those two and differs only in later ones, and then it would never be read again."""
