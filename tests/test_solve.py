@@ -122,34 +122,10 @@ def test_bounded_time_on_hopeless_boards():
     assert time.perf_counter() - start < 3.0
 
 
-def test_an_ambiguous_fix_is_refused():
-    """A missed given that could be either of two digits, each giving its own solution."""
-    from solver.search import find_solutions
-
-    for cell, ch in enumerate(PUZZLE):
-        if ch == "0":
-            continue
-        board = PUZZLE[:cell] + "0" + PUZZLE[cell + 1 :]
-        found, _ = find_solutions(board, 2)
-        if len(found) == 2 and found[0][cell] != found[1][cell]:
-            break
-    probs = confident(board)
-    probs[cell] = 0.0
-    probs[cell, 0] = 0.4
-    probs[cell, int(found[0][cell])] = 0.3
-    probs[cell, int(found[1][cell])] = 0.3
-    used, fixes, outcome = settle(board, probs)
-    assert fixes == () and outcome.status == "multiple"
-
-
-def test_the_entries_written_by_hand_choose_between_rival_fixes():
-    """A missed given that could be either of two digits, each giving its own solution: the
-    photo's print does not say which, its handwritten entries do (most of them are right),
-    so correction takes the solution they agree with; without entries it refuses."""
-    from dataclasses import replace
-
-    from pipeline._correct import correct
-    from pipeline.solve import entries_evidence
+def missed_given_with_two_fixes() -> tuple[str, int, list[str], np.ndarray]:
+    """PUZZLE with a given missed (read empty at 0.4) that could be either of two digits
+    (0.3 each), each making the board unique with its own solution: the board, the cell,
+    the two solutions and the probabilities."""
     from solver.search import find_solutions
 
     for cell, ch in enumerate(PUZZLE):  # a given without which there are just two solutions
@@ -164,6 +140,26 @@ def test_the_entries_written_by_hand_choose_between_rival_fixes():
     probs[cell, 0] = 0.4
     probs[cell, int(found[0][cell])] = 0.3
     probs[cell, int(found[1][cell])] = 0.3
+    return board, cell, found, probs
+
+
+def test_an_ambiguous_fix_is_refused():
+    """A missed given that could be either of two digits, each giving its own solution."""
+    board, _, _, probs = missed_given_with_two_fixes()
+    used, fixes, outcome = settle(board, probs)
+    assert fixes == () and outcome.status == "multiple"
+
+
+def test_the_entries_written_by_hand_choose_between_rival_fixes():
+    """A missed given that could be either of two digits, each giving its own solution: the
+    photo's print does not say which, its handwritten entries do (most of them are right),
+    so correction takes the solution they agree with; without entries it refuses."""
+    from dataclasses import replace
+
+    from pipeline._correct import correct
+    from pipeline.solve import entries_evidence
+
+    board, cell, found, probs = missed_given_with_two_fixes()
     assert correct(board, probs, DIGITS) is None  # two fixes, each unique: ambiguous
     for truth, other in (found, found[::-1]):
         written = "".join(t if b == "0" and c != cell else "0"
