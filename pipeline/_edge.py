@@ -112,11 +112,17 @@ def clipped_quad(
     corners = quad.copy()
     for k in range(4):
         if near[k]:
-            x, y, w = np.cross(lines[k - 1], lines[k])
-            if abs(w) < 1e-9:
+            point = crossing(lines[k - 1], lines[k])
+            if point is None:
                 return None
-            corners[k] = (x / w, y / w)
+            corners[k] = point
     return corners, cut
+
+
+def crossing(one: np.ndarray, other: np.ndarray) -> tuple[float, float] | None:
+    """Where two lines (homogeneous coordinates) cross; None when they are parallel."""
+    x, y, w = np.cross(one, other)
+    return None if abs(w) < 1e-9 else (x / w, y / w)
 
 
 def comb_fit(profile: np.ndarray, n: int) -> float | None:

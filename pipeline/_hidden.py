@@ -14,7 +14,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from ._edge import homogeneous_line, side_chains
+from ._edge import crossing, homogeneous_line, side_chains
 from ._quads import order_corners
 
 MOVED = 0.02  # of the quad's longest side: a corner the sides put this far off was cut off
@@ -41,10 +41,10 @@ def uncovered_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
         lines.append(homogeneous_line(a, b))
     corners = quad.copy()
     for k in range(4):
-        x, y, w = np.cross(lines[k - 1], lines[k])
-        if abs(w) < 1e-9:
+        point = crossing(lines[k - 1], lines[k])
+        if point is None:
             return None
-        corners[k] = (x / w, y / w)
+        corners[k] = point
     side = float(np.hypot(*(quad - np.roll(quad, -1, axis=0)).T).max())
     moved = np.hypot(*(corners - quad).T)
     second, most = np.sort(moved)[-2:]

@@ -71,7 +71,8 @@ class Geometry:
     side: int  # the square's side, px
     turns: int = 0  # quarter turns (np.rot90's k) that make the square upright
     blur: float = 0.0  # px (sigma) the square was smoothed by once warped: a halftone screen
-    # (square.descreened); a square warped again from the photo is smoothed alike
+    # or a sensor's grain (square.descreened); a square warped again from the photo is
+    # smoothed alike
 
     def upright_order(self) -> np.ndarray:
         """For each cell of the upright board, its index in the square's frame."""
