@@ -32,6 +32,8 @@ BLACK_DARKEN = 1.4  # a black pen stroke: this much of the ink's lightness taken
 PENCIL_DARKEN = 0.55  # a pencil stroke: this much (fainter than the pen's)
 PAPER_SHARE = 0.8  # quantile of a cell's lightness taken for its paper
 NOTE_SHARE = 0.34  # a candidate note's side, as a share of the cell's
+NOTE_SOURCE = 0.75  # of a cell's inside (quad): the middle part a note is copied from, its
+# digit without the ends of the grid lines around it (a note has no frame)
 STRIKE_SHARE = 0.08  # a strike-through's width, as a share of the cell's
 BLUR_SIGMA = 1.5  # px: the benchmark's out-of-focus photo (of a 640-1280 px frame: a pen
 # stroke's colour and edges run into the paper, as in a shaky or close phone photo)
@@ -182,8 +184,15 @@ def noted(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]]) ->
     out = erased(pixels, quads, np.isin(np.arange(len(quads)), list(notes)))
     for target, sources in notes.items():
         for corner, source in zip(range(4), sources, strict=False):
-            _darken_with(out, pixels, quads[source], corner_quad(quads[target], corner))
+            _darken_with(out, pixels, middle(quads[source], NOTE_SOURCE),
+                         corner_quad(quads[target], corner))
     return out
+
+
+def middle(quad: np.ndarray, share: float) -> np.ndarray:
+    """The quad shrunk to `share` of its size about its centre."""
+    centre = quad.mean(axis=0, keepdims=True)
+    return (centre + share * (quad - centre)).astype(np.float32)
 
 
 def corner_quad(quad: np.ndarray, corner: int) -> np.ndarray:

@@ -24,6 +24,7 @@ import numpy as np
 from ._boards import outcome_of
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
+from ._notes import note_cells
 from ._pen_net import PenNet
 from ._redundant import SEARCH_NODES, redundancy_odds
 from ._symmetry import symmetry_odds
@@ -98,7 +99,28 @@ def read_entries(
     split = split_reading(reading, classes, digits)
     if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
-    return split
+    return without_notes(split, glyphs, inked)
+
+
+def without_notes(reading: Reading, glyphs: Glyphs | None, inked: np.ndarray) -> Reading:
+    """The reading with the cells holding candidate notes (`_notes`) read as holding no
+    entry, and named in `notes`. Upright cells throughout; `inked` as `ink_inputs`."""
+    if glyphs is None or glyphs.boxes is None:
+        return reading
+    classes = reading.ink_classes
+    order = reading.geometry.upright_order()
+    written = np.zeros(len(order), bool)
+    candidates = np.zeros(len(order), bool)
+    written[order] = classes[:, Ink.PEN] >= PEN_SURE
+    candidates[order] = inked & (classes[:, Ink.PRINTED] < 0.5)
+    notes = note_cells(glyphs.ink, glyphs.boxes, written, candidates)[order]
+    if not notes.any():
+        return reading
+    entries = reading.entry_probabilities.copy()
+    entries[notes] = 0.0
+    entries[notes, 0] = 1.0
+    return replace(reading, entries=board_from(entries, reading.size.symbols),
+                   entry_probabilities=entries, notes=tuple(np.flatnonzero(notes).tolist()))
 
 
 def givens_in(board: str) -> int:

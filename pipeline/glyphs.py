@@ -23,10 +23,13 @@ GROW = np.ones((3, 3), np.uint8)  # the mask is grown by a pixel every way
 def find_glyphs(cells: Cells) -> Glyphs:
     """The stage: the glyph of every cell, blank (all 0) where the cell holds no mark."""
     images = np.zeros((len(cells.marks), GLYPH, GLYPH), np.float32)
+    boxes = np.zeros((len(cells.marks), 4), np.intp)
     chosen = [i for i, mark in enumerate(cells.marks) if mark is not None]
     if chosen:
         images[chosen] = glyph_images(cells.ink.ink, [cells.marks[i] for i in chosen])
-    return Glyphs(images, cells.filled, cells.clarity, cells.ink, cells.geometry, cells.style)
+        boxes[chosen] = [cells.marks[i].box for i in chosen]
+    return Glyphs(images, cells.filled, cells.clarity, cells.ink, cells.geometry, cells.style,
+                  boxes)
 
 
 def glyph_of(ink: np.ndarray, mark: Mark) -> np.ndarray:

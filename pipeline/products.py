@@ -140,6 +140,8 @@ class Glyphs:
     ink: CellInk
     geometry: Geometry
     style: Style
+    boxes: np.ndarray | None = None  # (cells, 4) int: each mark's y0, y1, x0, x1 in the
+    # square, all 0 where the cell has none
 
     @property
     def present(self) -> np.ndarray:
@@ -173,6 +175,8 @@ class Reading:
     alphabet: str = "digits"  # how the puzzle prints its symbols (pipeline.alphabet)
     colour: np.ndarray | None = None  # (side, side, 3) BGR, the square in colour, where the
     # entries stage warped it (9x9): the second look's view of pale coloured print
+    notes: tuple[int, ...] = ()  # cells holding candidate notes (small digits in corners),
+    # read as holding no entry
 
     @property
     def size(self) -> Size:

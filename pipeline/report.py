@@ -209,6 +209,7 @@ def _row(rec: Record) -> dict:
         row["entries_wrong"] = len(row["wrong_entries"])
         row["entries_doubtful"] = len(row.get("doubtful_entries") or ())
         row["entries_unreadable"] = len(row.get("unreadable_entries") or ())
+        row["cells_with_notes"] = len(row.get("notes") or ())
     return row
 
 

@@ -38,6 +38,7 @@ def photo_record(
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "doubtful_entries": [size.cell_name(c) for c in solved.doubtful],
+        "notes": [size.cell_name(c) for c in reading.notes],
         "cells": ink_classes(reading),
         **advice_fields(advice, None if alphabet == DIGITS else (
             lambda v: printed_symbol(size.symbol_of(v), alphabet))),
@@ -107,6 +108,11 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
         cells = ", ".join(reading.size.cell_name(c) for c in solved.unreadable[:LISTED])
         parts.append(f"{len(solved.unreadable)} cell(s) hold handwriting too unclear to check:"
                      f" {cells}")
+    if reading.notes:
+        cells = ", ".join(reading.size.cell_name(c) for c in reading.notes[:LISTED])
+        more = ", ..." if len(reading.notes) > LISTED else ""
+        parts.append(f"{len(reading.notes)} cell(s) hold small candidate notes, taken for no"
+                     f" entry: {cells}{more}")
     return "; ".join(parts)
 
 

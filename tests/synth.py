@@ -154,14 +154,25 @@ def printed_in(colour: tuple[int, int, int], board: str = PUZZLE) -> np.ndarray:
     return np.clip(np.dstack(channels), 0, 255).astype(np.uint8)
 
 
-def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE) -> np.ndarray:
+NOTE_CORNERS = ((0.12, 0.4), (0.6, 0.4), (0.6, 0.86))  # where candidate notes go, of the
+# cell: the x of their left side and the y of their baseline (top left, top right, bottom right)
+
+
+def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE,
+              notes: dict[int, str] | None = None) -> np.ndarray:
     """A BGR photo of PUZZLE with `entries` (81 symbols, '0' for none) written by hand in
-    `colour` into the empty cells: a script face, slanted, thinner than the print."""
+    `colour` into the empty cells: a script face, slanted, thinner than the print. `notes`:
+    cells given small candidate digits in their corners instead (cell: the digits)."""
     side = 450
     cell = side / 9
     grey = flat_grid(PUZZLE, side)
     flat = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
     rng = np.random.default_rng(3)
+    for k, digits in (notes or {}).items():
+        r, c = divmod(k, 9)
+        for ch, (x, y) in zip(digits, NOTE_CORNERS, strict=False):
+            cv2.putText(flat, ch, (int((c + x) * cell), int((r + y) * cell)),
+                        cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, cell / 60, colour, 2, cv2.LINE_AA)
     for k, ch in enumerate(entries):
         if ch == "0" or PUZZLE[k] != "0":
             continue

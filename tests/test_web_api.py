@@ -29,7 +29,7 @@ RECORD_KEYS = {"input", "status", "board", "solution", "output", "message", "sec
                "difficulty",
                "givens", "corrections", "confidence", "low_confidence", "id", "image_url"}
 PHOTO_KEYS = {"alphabet", "entries", "wrong_entries", "unreadable_entries", "doubtful_entries",
-              "cells"}  # photos
+              "notes", "cells"}  # photos
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,138 @@
+"""Candidate notes: the small digits a solver pencils into a cell's corners to keep track
+of what may still go there. They are no entry, so a cell holding them is read as holding
+none: never checked against the solution, never called wrong.
+
+A cell holds notes when its ink is small beside the writer's own entries and lies off the
+cell's middle, where an entry is written: two or more small digits apart, or one alone in
+a corner. Only a cell whose mark (the cells stage's choice of its ink) is short beside
+the writer's entries, or leaves the middle bare, is looked at closer: an entry's is as
+tall as the writer's others and covers the middle.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ._components import SPECK, line_like, window_parts
+from ._stats import median
+from .cells import LOCAL_SHARE, STRONG_INK, WEAK
+from .products import CellInk
+
+NOTE_SIZE = 0.7  # of the writer's median entry height: ink as tall is an entry's (the 8043
+# entries of mixed-train: 1 % are under 0.72, their pieces apart under 0.6 none; notes: 0.5)
+LEAST = 0.1  # of the window's height: a shorter piece is no digit (a dot, a speck)
+OFF_MIDDLE = 0.15  # of the window: each note's centre lies this far off the middle, one way
+CORNER = 0.18  # ... and a lone note's both ways (a lone piece beside one side is more often
+# the end of a grid line or of a neighbour's stroke)
+UPRIGHT = 0.8  # a lone note is at least this tall for its width (a line's piece lies flat)
+GAP = 0.05  # of the window: pieces nearer each other than this are one digit's
+BORDER = 0.06  # of the window, each side: where the grid lines' edges reach in (a note is
+# written clear of them)
+LEAST_ENTRIES = 3  # fewer entries surely written give no measure of the writer's size
+
+
+def note_cells(ink: CellInk, boxes: np.ndarray, written: np.ndarray,
+               candidates: np.ndarray) -> np.ndarray:
+    """(cells,) bool in the square's frame: the cells holding candidate notes. `boxes` are
+    the marks' boxes (y0, y1, x0, x1, all 0 for none), `written` the cells surely holding
+    an entry (the writer's size is theirs), `candidates` the cells that may hold notes
+    (ink that is not print)."""
+    notes = np.zeros(len(boxes), bool)
+    heights = mark_heights(ink, boxes)
+    sure = heights[written & (heights > 0)]
+    if sure.size < LEAST_ENTRIES:
+        return notes
+    tallest = NOTE_SIZE * median(sure)
+    y0, y1, x0, x1 = ink.bounds
+    cols = x0.size
+    looked = candidates & (heights > 0) & ((heights < tallest) | ~over_middle(ink, boxes))
+    for cell in np.flatnonzero(looked).tolist():
+        r, c = divmod(cell, cols)
+        window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
+        notes[cell] = holds_notes(window, boxes[cell], (y0[r], x0[c]), tallest)
+    return notes
+
+
+def mark_heights(ink: CellInk, boxes: np.ndarray) -> np.ndarray:
+    """(cells,) each mark's height as a share of its window's, 0 where there is none."""
+    y0, y1, _, x1 = ink.bounds
+    rows = np.repeat(y1 - y0, x1.size).astype(np.float64)
+    return (boxes[:, 1] - boxes[:, 0]) / rows
+
+
+def over_middle(ink: CellInk, boxes: np.ndarray) -> np.ndarray:
+    """(cells,) whether each mark's box covers its window's middle, as an entry's does
+    (notes joined into one mark by the cells stage, a corner's and the next, do not)."""
+    y0, y1, x0, x1 = ink.bounds
+    rows, cols = np.divmod(np.arange(len(boxes)), x0.size)
+    my, mx = (y0[rows] + y1[rows]) / 2, (x0[cols] + x1[cols]) / 2
+    return (boxes[:, 0] <= my) & (my <= boxes[:, 1]) & (boxes[:, 2] <= mx) & (mx <= boxes[:, 3])
+
+
+def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
+                tallest: float) -> bool:
+    """Whether one window's ink is candidate notes: pieces binarised as the mark was (at
+    LOCAL_SHARE of its strong ink, fainter touching ink joining), grouped into digits,
+    every digit shorter than `tallest` (of the window) and off the middle; two or more of
+    them, or one in a corner."""
+    my, mx = box[0] - origin[0], box[2] - origin[1]
+    mark = window[my:my + box[1] - box[0], mx:mx + box[3] - box[2]]
+    if mark.size == 0:
+        return False
+    level = LOCAL_SHARE * float(np.quantile(mark, STRONG_INK))
+    digits = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
+    h, w = window.shape
+    digits = [d for d in digits if d[3] - d[1] >= LEAST * h]
+    if not digits:
+        return False
+    spans = np.array(digits, np.float64)
+    tall = (spans[:, 3] - spans[:, 1]) / h
+    wide = (spans[:, 2] - spans[:, 0]) / w
+    off_x = np.abs((spans[:, 0] + spans[:, 2]) / (2 * w) - 0.5)
+    off_y = np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5)
+    if np.any(tall >= tallest) or np.any(np.maximum(off_x, off_y) < OFF_MIDDLE):
+        return False
+    if len(digits) >= 2:
+        return True
+    return bool(min(off_x[0], off_y[0]) > CORNER and tall[0] >= UPRIGHT * wide[0])
+
+
+def digit_boxes(smooth: np.ndarray, level: float) -> list[list[int]]:
+    """x0, y0, x1, y1 of each group of ink pieces of a window (ink above `level`, and ink
+    above WEAK of it that touches such), its BORDER left out (where grid lines reach in),
+    and specks and lines with it; pieces within GAP of each other are grouped as one
+    digit's."""
+    h, w = smooth.shape
+    inner = np.zeros_like(smooth)
+    by, bx = round(BORDER * h), round(BORDER * w)
+    inner[by:h - by, bx:w - bx] = smooth[by:h - by, bx:w - bx]
+    strong = inner > level
+    labels, parts = window_parts((inner > WEAK * level).view(np.uint8))
+    anchored = np.zeros(parts.area.size, bool)
+    anchored[labels[strong]] = True
+    kept = (anchored & (parts.cell >= 0) & (parts.area >= SPECK * h * w)
+            & ~line_like(parts.box, parts.w, parts.h))
+    boxes = [[bx, by, bx + bwi, by + bhi] for bx, by, bwi, bhi in parts.box[kept].tolist()]
+    return grouped(boxes, GAP * w, GAP * h)
+
+
+def grouped(boxes: list[list[int]], gx: float, gy: float) -> list[list[int]]:
+    """The boxes, those within (gx, gy) of each other joined, until none are."""
+    boxes = [list(b) for b in boxes]
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if (a[0] - gx <= b[2] and b[0] - gx <= a[2]
+                        and a[1] - gy <= b[3] and b[1] - gy <= a[3]):
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]),
+                                max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return boxes
