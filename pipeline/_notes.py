@@ -19,13 +19,16 @@ from ._stats import median
 from .cells import LOCAL_SHARE, STRONG_INK, WEAK
 from .products import CellInk
 
-NOTE_SIZE = 0.7  # of the writer's median entry height: ink as tall is an entry's (the 8043
-# entries of mixed-train: 1 % are under 0.72, their pieces apart under 0.6 none; notes: 0.5)
+NOTE_SIZE = 0.7  # of the writer's median entry height: ink as tall is an entry's (entries of
+# the training part's photos: 1 % are under 0.72 of their writer's median; notes 0.5)
 LEAST = 0.1  # of the window's height: a shorter piece is no digit (a dot, a speck)
 OFF_MIDDLE = 0.15  # of the window: each note's centre lies this far off the middle, one way
 CORNER = 0.18  # ... and a lone note's both ways (a lone piece beside one side is more often
 # the end of a grid line or of a neighbour's stroke)
-UPRIGHT = 0.8  # a lone note is at least this tall for its width (a line's piece lies flat)
+UPRIGHT = 0.4  # a note is at least this tall for its width, as digits are (a line's piece
+# lies flat; notes of the training part: 1 % under 0.57)
+FARTHEST = 0.4  # of the window: no note's centre lies farther off the middle than this, one
+# way (a note is written inside the cell; ink hugging its side is a line's or a speck)
 GAP = 0.05  # of the window: pieces nearer each other than this are one digit's
 BORDER = 0.06  # of the window, each side: where the grid lines' edges reach in (a note is
 # written clear of them)
@@ -74,8 +77,8 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
                 tallest: float) -> bool:
     """Whether one window's ink is candidate notes: pieces binarised as the mark was (at
     LOCAL_SHARE of its strong ink, fainter touching ink joining), grouped into digits,
-    every digit shorter than `tallest` (of the window) and off the middle; two or more of
-    them, or one in a corner."""
+    every digit shorter than `tallest` (of the window), upright, off the middle but not at
+    the side; two or more of them, or one in a corner."""
     my, mx = box[0] - origin[0], box[2] - origin[1]
     mark = window[my:my + box[1] - box[0], mx:mx + box[3] - box[2]]
     if mark.size == 0:
@@ -93,9 +96,9 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
     off_y = np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5)
     if np.any(tall >= tallest) or np.any(np.maximum(off_x, off_y) < OFF_MIDDLE):
         return False
-    if len(digits) >= 2:
-        return True
-    return bool(min(off_x[0], off_y[0]) > CORNER and tall[0] >= UPRIGHT * wide[0])
+    if np.any(np.maximum(off_x, off_y) > FARTHEST) or np.any(tall < UPRIGHT * wide):
+        return False
+    return len(digits) >= 2 or bool(min(off_x[0], off_y[0]) > CORNER)
 
 
 def digit_boxes(smooth: np.ndarray, level: float) -> list[list[int]]:
