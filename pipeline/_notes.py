@@ -14,8 +14,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ._components import SPECK, line_like, window_parts
-from ._stats import median
+from ._components import SPECK, components, line_like
+from ._stats import median, quantile
 from .cells import LOCAL_SHARE, STRONG_INK, WEAK
 from .products import CellInk
 
@@ -83,7 +83,7 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
     mark = window[my:my + box[1] - box[0], mx:mx + box[3] - box[2]]
     if mark.size == 0:
         return False
-    level = LOCAL_SHARE * float(np.quantile(mark, STRONG_INK))
+    level = LOCAL_SHARE * quantile(mark, STRONG_INK)
     digits = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
     h, w = window.shape
     digits = [d for d in digits if d[3] - d[1] >= LEAST * h]
@@ -110,13 +110,13 @@ def digit_boxes(smooth: np.ndarray, level: float) -> list[list[int]]:
     inner = np.zeros_like(smooth)
     by, bx = round(BORDER * h), round(BORDER * w)
     inner[by:h - by, bx:w - bx] = smooth[by:h - by, bx:w - bx]
-    strong = inner > level
-    labels, parts = window_parts((inner > WEAK * level).view(np.uint8))
-    anchored = np.zeros(parts.area.size, bool)
-    anchored[labels[strong]] = True
-    kept = (anchored & (parts.cell >= 0) & (parts.area >= SPECK * h * w)
-            & ~line_like(parts.box, parts.w, parts.h))
-    boxes = [[bx, by, bx + bwi, by + bhi] for bx, by, bwi, bhi in parts.box[kept].tolist()]
+    count, labels, stats, _ = components((inner > WEAK * level).view(np.uint8))
+    x, y, bw, bh, area = stats.T
+    anchored = np.bincount(labels[inner > level], minlength=count) > 0
+    kept = (anchored & (area >= SPECK * h * w)
+            & ~line_like(stats[:, :4], np.float64(w), np.float64(h)))
+    kept[0] = False  # the background
+    boxes = np.column_stack([x, y, x + bw, y + bh])[kept].tolist()
     return grouped(boxes, GAP * w, GAP * h)
 
 
