@@ -73,6 +73,15 @@ def test_small_digits_in_corners_are_notes_and_entries_are_not():
     assert notes.tolist() == [False] * 4 + [True, True, True, False, False]
 
 
+def test_more_cells_of_notes_than_entries_still_measures_the_entries():
+    # the classifier takes notes for handwriting as surely as entries: the writer's size
+    # is measured on all those cells, and most of them hold notes
+    notes = [("4", 0.1, 0.4, NOTE), ("7", 0.6, 0.4, NOTE)]
+    ink, boxes = row_of([*ENTRIES[:3], *[notes] * 6])
+    found = note_cells(ink, boxes, np.ones(CELLS, bool), np.ones(CELLS, bool))
+    assert found.tolist() == [False] * 3 + [True] * 6
+
+
 def test_no_notes_without_the_writers_entries_to_measure_by():
     ink, boxes = row_of([[("4", 0.1, 0.4, NOTE), ("7", 0.6, 0.4, NOTE)]] * CELLS)
     assert not note_cells(ink, boxes, np.zeros(CELLS, bool), np.ones(CELLS, bool)).any()
