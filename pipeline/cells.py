@@ -1,6 +1,8 @@
 """Stage cells: which cells hold a symbol, how clearly, and the ink that makes it (Square ->
 Cells).
 
+Folds across the page are erased from the ink first (`_page_folds`).
+
 Each cell window (the cell inset past its lines) is binarised on the square's ink map at a
 share of its own central ink, never below a floor tied to the grid's typical digit ink, so
 faint digits beside dark grid lines keep their shape; fainter ink that touches it joins it
@@ -28,6 +30,7 @@ from ._components import (
     window,
 )
 from ._folds import central_line_windows, rejudged
+from ._page_folds import without_page_folds
 from ._stats import group_quantiles, median, quantile
 from ._windows import Bounds, central_peak, central_peaks, window_bounds
 from .errors import NoGrid
@@ -56,7 +59,7 @@ def find_cells(square: Square) -> Cells:
     """The stage: judge every cell window of the square (raises NoGrid when too few cells
     hold anything for a puzzle)."""
     geometry = square.geometry
-    ink = square.ink
+    ink = without_page_folds(square.ink, geometry.lattice)
     bounds = window_bounds(geometry.lattice, geometry.side)
     peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
     level = digit_level(peaks, square.stroke)
