@@ -22,8 +22,8 @@ SLANT = 12  # degrees: a fold runs within this of the grid's rows or columns (a 
 THETA = 0.75  # degrees: the Hough transform's angle step (at half size)
 VOTES = 0.4  # of the square's side: ink along a line this long is a fold (the training
 # part: 0.3 took a clean photo's ink for one; creased boards exact 62 -> 99 of 107 at 0.4)
-NEAR_AXIS = 1.0  # degrees: a line this near the grid's own direction ...
-NEAR_LINE = 0.25  # ... and this near one of its lines (of a cell) is that line's rest
+NEAR_AXIS = 3.0  # degrees: a line this near the grid's own direction ...
+NEAR_LINE = 0.2  # ... and on the mean this near one of its lines (of a cell) is its rest
 FIT = (4.0, 2.0)  # px: the fold fitted again on the ink this near the line found, twice
 ON_FOLD = 1.5  # px either side of the fitted line: the fold's ink
 STROKE = 5  # px of ink across the fold from which it is a digit's stroke there
@@ -71,13 +71,20 @@ def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[
 
 
 def along_grid(rho: float, theta: float, xs: np.ndarray, ys: np.ndarray, cell: float) -> bool:
-    """Whether a line (rho, theta) lies along one of the grid's lines (the rest of one that
-    the bands did not take: a grid line bows or stands off its lattice place)."""
+    """Whether a line (rho, theta) runs along one of the grid's lines: within NEAR_AXIS of
+    their direction and, on the mean along its length, NEAR_LINE of a cell from one (the
+    rest of a grid line that the bands did not take: it bows on curled paper, or stands
+    off its lattice place)."""
     degrees = np.degrees(theta)
     rows = abs(degrees - 90) < 45  # theta near 90: a line along the rows
     off = abs(degrees - 90) if rows else min(degrees, 180 - degrees)
-    lines = ys if rows else xs
-    return off <= NEAR_AXIS and float(np.min(np.abs(lines - abs(rho)))) < NEAR_LINE * cell
+    if off > NEAR_AXIS:
+        return False
+    lines, ends = (ys, xs) if rows else (xs, ys)
+    along = np.linspace(ends[0], ends[-1], 32)
+    c, s = np.cos(theta), np.sin(theta)
+    across = (rho - along * c) / s if rows else (rho - along * s) / c
+    return float(np.abs(across[:, None] - lines[None, :]).min(axis=1).mean()) < NEAR_LINE * cell
 
 
 def fold_pixels(binary: np.ndarray, xs: np.ndarray, ys: np.ndarray, rho: float,
