@@ -20,8 +20,9 @@ LINE_BAND = 0.08  # of a cell, each side of a grid line: left out when looking f
 SLANT = 12  # degrees: a fold runs within this of the grid's rows or columns (a page is
 # photographed with its puzzle square to its folds)
 THETA = 0.75  # degrees: the Hough transform's angle step (at half size)
-VOTES = 0.4  # of the square's side: ink along a line this long is a fold (the training
-# part: 0.3 took a clean photo's ink for one; creased boards exact 62 -> 99 of 107 at 0.4)
+VOTES = 0.4  # of the square's side: thin ink along a line this long is a fold (the training
+# part: creased boards exact 62 -> 95 of 107; at 0.3, 100, but lines are then found in its
+# grainy and curled photos and its photos filled in by hand, none at 0.4)
 NEAR_AXIS = 3.0  # degrees: a line this near the grid's own direction ...
 NEAR_LINE = 0.2  # ... and on the mean this near one of its lines (of a cell) is its rest
 FIT = (4.0, 2.0)  # px: the fold fitted again on the ink this near the line found, twice
@@ -47,8 +48,9 @@ def without_page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) 
 
 def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[tuple]:
     """(rho, theta) in the square of each fold found: Hough lines of the ink without its
-    grid lines, at half size, within SLANT of the rows or the columns, leaving out those
-    that lie along a grid line."""
+    grid lines and thin across them (a digit's strokes are thicker: STROKE px), at half
+    size, within SLANT of the rows or the columns, leaving out those that lie along a grid
+    line."""
     xs, ys = (np.asarray(v, np.float64) for v in lattice)
     side = ink.shape[0]
     cell = side / (xs.size - 1)
@@ -58,15 +60,17 @@ def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[
         binary[:, max(0, x - band):x + band + 1] = 0
     for y in np.rint(ys).astype(int).tolist():
         binary[max(0, y - band):y + band + 1, :] = 0
-    half = (cv2.resize(binary, (side // 2, side // 2), interpolation=cv2.INTER_AREA) > 0)
-    half = half.view(np.uint8)
     found = []
     slant = np.radians(SLANT)
-    for low, high in ((np.pi / 2 - slant, np.pi / 2 + slant), (0.0, slant), (np.pi - slant, np.pi)):
-        lines = cv2.HoughLines(half, 1, np.radians(THETA), int(VOTES * side / 2),
-                               min_theta=low, max_theta=high)
-        for rho, theta in ([] if lines is None else lines[:, 0].tolist()):
-            found.append((2 * rho, theta))
+    for kernel, spans in (((STROKE, 1), ((np.pi / 2 - slant, np.pi / 2 + slant),)),
+                          ((1, STROKE), ((0.0, slant), (np.pi - slant, np.pi)))):
+        thin = binary & ~cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
+        half = (cv2.resize(thin, (side // 2, side // 2), interpolation=cv2.INTER_AREA) > 0)
+        for low, high in spans:
+            lines = cv2.HoughLines(half.view(np.uint8), 1, np.radians(THETA),
+                                   int(VOTES * side / 2), min_theta=low, max_theta=high)
+            for rho, theta in ([] if lines is None else lines[:, 0].tolist()):
+                found.append((2 * rho, theta))
     return [(rho, theta) for rho, theta in found if not along_grid(rho, theta, xs, ys, cell)]
 
 
