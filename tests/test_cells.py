@@ -217,12 +217,19 @@ def test_a_fold_across_digits_and_empty_cells_is_not_read():
 
 
 def test_without_removing_folds_the_folded_digit_is_lost(monkeypatch):
-    """The fold test above is not passed by chance: with crossing lines kept, a digit the
-    fold runs through is joined to it and no longer read."""
+    """The fold test above is not passed by chance: with the folds across the page kept
+    (`_page_folds`) and the crossing lines of each window too (`_folds`), a digit the fold
+    runs through is joined to it and no longer read; either alone reads the board."""
     import pipeline._folds as folds
+    import pipeline.cells as cells
     from tests.synth import PUZZLE
 
+    with monkeypatch.context() as only_windows:
+        only_windows.setattr(cells, "without_page_folds", lambda ink, lattice: ink)
+        assert read_image(_folded_photo()).board == PUZZLE
     monkeypatch.setattr(folds, "crossing_lines", lambda b: (np.zeros_like(b), np.zeros_like(b)))
+    assert read_image(_folded_photo()).board == PUZZLE  # the page's folds alone
+    monkeypatch.setattr(cells, "without_page_folds", lambda ink, lattice: ink)
     assert read_image(_folded_photo()).board != PUZZLE
 
 
