@@ -19,7 +19,8 @@ FOLD_INK = 0.1  # ink from which a pixel may be a fold's (a crease's 1 px line, 
 LINE_BAND = 0.08  # of a cell, each side of a grid line: left out when looking for folds
 SLANT = 12  # degrees: a fold runs within this of the grid's rows or columns (a page is
 # photographed with its puzzle square to its folds)
-THETA = 0.75  # degrees: the Hough transform's angle step (at half size)
+SHRINK = 2  # the Hough transform runs on the thin ink shrunk this many times (any ink kept)
+THETA = 0.75  # degrees: the Hough transform's angle step (on the shrunk ink)
 VOTES = 0.4  # of the square's side: thin ink along a line this long is a fold (the training
 # part: creased boards exact 62 -> 95 of 107; at 0.3, 100, but lines are then found in its
 # grainy and curled photos and its photos filled in by hand, none at 0.4)
@@ -65,12 +66,13 @@ def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[
     for kernel, spans in (((STROKE, 1), ((np.pi / 2 - slant, np.pi / 2 + slant),)),
                           ((1, STROKE), ((0.0, slant), (np.pi - slant, np.pi)))):
         thin = binary & ~cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
-        half = (cv2.resize(thin, (side // 2, side // 2), interpolation=cv2.INTER_AREA) > 0)
+        small = side // SHRINK
+        shrunk = cv2.resize(thin, (small, small), interpolation=cv2.INTER_AREA) > 0
         for low, high in spans:
-            lines = cv2.HoughLines(half.view(np.uint8), 1, np.radians(THETA),
-                                   int(VOTES * side / 2), min_theta=low, max_theta=high)
+            lines = cv2.HoughLines(shrunk.view(np.uint8), 1, np.radians(THETA),
+                                   int(VOTES * small), min_theta=low, max_theta=high)
             for rho, theta in ([] if lines is None else lines[:, 0].tolist()):
-                found.append((2 * rho, theta))
+                found.append((SHRINK * rho, theta))
     return [(rho, theta) for rho, theta in found if not along_grid(rho, theta, xs, ys, cell)]
 
 
