@@ -8,6 +8,10 @@ Per count of cells of notes a photo: the cells of notes found (named in `notes`)
 an entry, called wrong and left unreadable; and the photos' own entries (as photographed)
 taken for notes. The grid's pen cells are measured by the writer's own entries
 (`_notes.WRITER`), so the rows with more notes than entries test that measure.
+
+Then notes left beside an entry: BESIDE entries a photo keep their digit and get the notes
+in their corners too (a solver who pencilled candidates, then wrote the answer): how many
+of those entries are still read right and checked, called wrong, unreadable or doubtful.
 """
 
 from __future__ import annotations
@@ -18,10 +22,59 @@ from collections import Counter
 import numpy as np
 
 from benchmarks.pen import run_pixels
-from benchmarks.pen_data import cell_quads, mixed_photos, note_plan, noted, pixels_of
+from benchmarks.pen_data import (
+    NOTE_SOURCE,
+    _darken_with,
+    cell_quads,
+    corner_quad,
+    middle,
+    mixed_photos,
+    note_plan,
+    noted,
+    pixels_of,
+)
 
 SEED = 5
 COUNTS = (3, 20, 35)
+BESIDE = 3  # entries a photo given notes beside them
+
+
+def noted_beside(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]]) -> np.ndarray:
+    """The photo with, in the corners of each target cell, its entry kept, small copies of
+    the source cells' digits (as `pen_data.noted`, without rubbing the entry out)."""
+    out = pixels.copy()
+    for target, sources in notes.items():
+        for corner, source in zip(range(4), sources, strict=False):
+            _darken_with(out, pixels, middle(quads[source], NOTE_SOURCE),
+                         corner_quad(quads[target], corner))
+    return out
+
+
+def beside(part: str, limit: int) -> Counter:
+    """Counts for entries with notes beside them."""
+    photos = mixed_photos(part == "held-out")
+    photos = photos[:limit] if limit else photos
+    rng = np.random.default_rng(SEED + 1)
+    out = Counter()
+    for photo in photos:
+        pixels = pixels_of(photo)
+        reading, _, _ = run_pixels(pixels)
+        if reading is None:
+            continue
+        plan = note_plan(photo, rng, BESIDE)
+        r, s, _ = run_pixels(noted_beside(pixels, cell_quads(reading.geometry), plan))
+        out["entries"] += len(plan)
+        if r is None:
+            continue
+        entries = s.entries or "0" * 81
+        for c in plan:
+            judged = c not in s.unreadable and c not in s.doubtful
+            out["right"] += entries[c] == photo.solution[c] and judged
+            out["wrong"] += c in s.wrong
+            out["unreadable"] += c in s.unreadable
+            out["doubtful"] += c in s.doubtful
+            out["notes"] += c in r.notes
+    return out
 
 
 def measure(part: str, limit: int, counts: tuple[int, ...]) -> dict[int, Counter]:
@@ -67,6 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     for count, c in totals.items():
         print(f"| {args.part} | {count} | {c['photos']} | {c['cells']} | {c['found']} | "
               f"{c['taken']} | {c['wrong']} | {c['unreadable']} | {c['entries_taken']} |")
+    c = beside(args.part, args.limit)
+    print()
+    print("| part | entries with notes beside | read right and checked | called wrong | "
+          "unreadable | doubtful | taken for notes |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(f"| {args.part} | {c['entries']} | {c['right']} | {c['wrong']} | {c['unreadable']} | "
+          f"{c['doubtful']} | {c['notes']} |")
     return 0
 
 
