@@ -19,8 +19,8 @@ from ._stats import quantile
 from .cells import LOCAL_SHARE, STRONG_INK, WEAK
 from .products import CellInk
 
-NOTE_SIZE = 0.7  # of the writer's entry height: ink as tall is an entry's (entries of the
-# training part's photos: 1 % are under 0.72 of their writer's median; notes 0.5)
+NOTE_SIZE = 0.7  # of the writer's entry height: ink as tall is an entry's (notes are about
+# half of it; of the 8043 entries of the dataset's pen photos, none is taken for notes)
 WRITER = 0.75  # the writer's entry height: this quantile of the surely written cells' (a
 # grid with more cells of notes than entries still measures the entries: the training
 # part with 35 cells of notes a photo, 23 called wrong against 78 at the median)

@@ -5,9 +5,10 @@ A newspaper is folded, and its fold crosses the puzzle edge to edge. In an empty
 stretch of it looks like a 1 or a 7, and anti-aliasing breaks a thin one into pieces that
 no single window can tell from a stroke (`_folds` judges window by window). Across the
 whole square the fold is plain: a line of ink that runs on through many cells. It is found
-with a Hough transform on the square's ink (its grid lines left out), at half the size,
-fitted again on the full square, and its thin ink erased from the ink map, keeping the
-strokes of digits it crosses (ink STROKE px or more across it).
+with a Hough transform on the square's ink that is thin across it (its grid lines left out;
+a digit's strokes, handwriting's too, are STROKE px or more), at half the size, fitted
+again on the full square, and its thin ink erased from the ink map, keeping the strokes of
+digits it crosses.
 """
 
 from __future__ import annotations
