@@ -178,10 +178,13 @@ def planted(pixels: np.ndarray, quads: np.ndarray, swaps: list[tuple[int, int]])
     return out
 
 
-def noted(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]]) -> np.ndarray:
+def noted(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]],
+          beside: bool = False) -> np.ndarray:
     """The photo with each target cell rubbed out and, in its corners, small copies of the
-    given source cells' digits (NOTE_SHARE of the cell): candidate notes, not entries."""
-    out = erased(pixels, quads, np.isin(np.arange(len(quads)), list(notes)))
+    given source cells' digits (NOTE_SHARE of the cell): candidate notes, not entries.
+    `beside`: the target's entry is kept, the notes written beside it."""
+    targets = np.isin(np.arange(len(quads)), list(notes))
+    out = pixels.copy() if beside else erased(pixels, quads, targets)
     for target, sources in notes.items():
         for corner, source in zip(range(4), sources, strict=False):
             _darken_with(out, pixels, middle(quads[source], NOTE_SOURCE),

@@ -22,32 +22,11 @@ from collections import Counter
 import numpy as np
 
 from benchmarks.pen import run_pixels
-from benchmarks.pen_data import (
-    NOTE_SOURCE,
-    _darken_with,
-    cell_quads,
-    corner_quad,
-    middle,
-    mixed_photos,
-    note_plan,
-    noted,
-    pixels_of,
-)
+from benchmarks.pen_data import cell_quads, mixed_photos, note_plan, noted, pixels_of
 
 SEED = 5
 COUNTS = (3, 20, 35)
 BESIDE = 3  # entries a photo given notes beside them
-
-
-def noted_beside(pixels: np.ndarray, quads: np.ndarray, notes: dict[int, list[int]]) -> np.ndarray:
-    """The photo with, in the corners of each target cell, its entry kept, small copies of
-    the source cells' digits (as `pen_data.noted`, without rubbing the entry out)."""
-    out = pixels.copy()
-    for target, sources in notes.items():
-        for corner, source in zip(range(4), sources, strict=False):
-            _darken_with(out, pixels, middle(quads[source], NOTE_SOURCE),
-                         corner_quad(quads[target], corner))
-    return out
 
 
 def beside(part: str, limit: int) -> Counter:
@@ -62,7 +41,7 @@ def beside(part: str, limit: int) -> Counter:
         if reading is None:
             continue
         plan = note_plan(photo, rng, BESIDE)
-        r, s, _ = run_pixels(noted_beside(pixels, cell_quads(reading.geometry), plan))
+        r, s, _ = run_pixels(noted(pixels, cell_quads(reading.geometry), plan, beside=True))
         out["entries"] += len(plan)
         if r is None:
             continue
