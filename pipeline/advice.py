@@ -20,6 +20,12 @@ class Advice:
     difficulty: Difficulty | None = None
     hint: Step | None = None
     steps: tuple[Step, ...] = ()
+    hint_asked: bool = False  # a hint was asked for: the solution stays hidden, found or not
+
+    @property
+    def nothing_to_hint(self) -> bool:
+        """A hint was asked for a board with every cell filled and no entry wrong."""
+        return self.hint_asked and self.hint is None
 
 
 def advise(
@@ -34,7 +40,7 @@ def advise(
     difficulty = grade(board, size, unique=True, solution=solution)
     step = first_hint(board, entries, solution, size, unique=True) if hint else None
     path = tuple(solve_path(standing(board, entries, solution), size, unique=True)) if steps else ()
-    return Advice(difficulty, step, path)
+    return Advice(difficulty, step, path, hint_asked=hint)
 
 
 def standing(board: str, entries: str, solution: str) -> str:

@@ -18,7 +18,7 @@ from solver.size import SYMBOLS, size_for_cells
 
 from .advice import advise
 from .errors import UsageError
-from .records import Record, Status, solver_status
+from .records import NOTHING_TO_HINT, Record, Status, solver_status
 from .verdict import advice_fields
 
 MAX_ALL = 10_000  # `--all N` lists no more than this many (each a whole grid in the output)
@@ -117,6 +117,8 @@ def solve_one(
     shown = display(size)
     solution = outcome.solution if status is Status.SOLVED else None
     advice = advise(board, solution, size, hint=hint, steps=steps)
+    if advice.nothing_to_hint:
+        message = f"{message}; {NOTHING_TO_HINT}"
     extra = advice_fields(advice, _symbol(shown, size.n))
     if all_:
         extra["solutions"] = [shown.write(s) for s in outcome.solutions[:all_]]

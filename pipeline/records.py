@@ -12,6 +12,9 @@ from dataclasses import dataclass, field, fields, replace
 from enum import IntEnum, StrEnum
 from typing import Any
 
+NOTHING_TO_HINT = "no hint to give: every cell is filled"  # a hint asked for a full board
+# (the record's `hint` is then null, and its message ends with this)
+
 
 class Status(StrEnum):
     """What became of one input (every record's `status`)."""

@@ -18,7 +18,7 @@ from solver.alphabet import display
 from solver.size import size_for_cells
 
 from .output import write_atomically
-from .records import Record, Status
+from .records import NOTHING_TO_HINT, Record, Status
 
 FIELDS = ("input", "status", "board", "solution", "output", "message", "seconds")
 
@@ -140,7 +140,7 @@ def describe_puzzle(rec: Record, single: bool) -> str:
     lines = [] if single else [f"{rec.input}:"]
     listed = rec.extra.get("solutions")
     if rec.status is Status.SOLVED:
-        lines += advice_lines(rec) or [shown_grid(rec.solution)]
+        lines += advice_lines(rec) or ([shown_grid(rec.solution)] if rec.solution else [])
         lines += difficulty_line(rec)
     else:
         lines.append(f"{rec.status}: {rec.message}")
@@ -165,6 +165,8 @@ def advice_lines(rec: Record) -> list[str]:
     lines = []
     if rec.extra.get("hint"):
         lines.append(f"Hint: {rec.extra['hint']['explanation']}")
+    elif "hint" in rec.extra:  # asked for, and none
+        lines.append(f"{NOTHING_TO_HINT[0].upper()}{NOTHING_TO_HINT[1:]}.")
     for number, step in enumerate(rec.extra.get("steps") or (), 1):
         lines.append(f"{number:>3}. {step['explanation']}")
     return lines
@@ -175,6 +177,8 @@ def difficulty_line(rec: Record) -> list[str]:
     grade = rec.extra.get("difficulty")
     if not grade:
         return []
+    if not grade.get("hardest"):  # a full board: no step was needed
+        return [f"Difficulty: {grade['level']}"]
     return [f"Difficulty: {grade['level']} (hardest step: {grade['hardest']})"]
 
 

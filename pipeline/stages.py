@@ -137,7 +137,7 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     record = photo_record(label, reading, solved, settings.check, advice)
     if solved.status != "solved":
         return Result(record, None, photo.header)
-    shown = drawing(solved, reading, settings.check, advice.hint)
+    shown = drawing(solved, reading, settings.check or advice.hint_asked, advice.hint)
     ours = not isinstance(source, np.ndarray)  # decoded here: drawn on, never seen again
     annotated = render(photo.pixels, reading.geometry, shown, in_place=ours)
     return Result(record, annotated, photo.header)

@@ -15,7 +15,7 @@ from solver.logic import Step
 from .advice import Advice
 from .alphabet import DIGITS, printed_board, printed_symbol
 from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
-from .records import Record, Status, solver_status
+from .records import NOTHING_TO_HINT, Record, Status, solver_status
 
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 LISTED = 6  # wrong, doubtful or unreadable entries named in the message, at most
@@ -29,7 +29,7 @@ def photo_record(
     for also keeps the solution out of the record."""
     size = reading.size
     status = solver_status(solved.status)
-    hidden = check or advice.hint is not None
+    hidden = check or advice.hint_asked
     solution = solved.solution if status is Status.SOLVED and not hidden else None
     alphabet = reading.alphabet
     extra: dict[str, Any] = {
@@ -43,8 +43,11 @@ def photo_record(
         **advice_fields(advice, None if alphabet == DIGITS else (
             lambda v: printed_symbol(size.symbol_of(v), alphabet))),
     }
+    text = message(reading, solved, hidden)
+    if status is Status.SOLVED and advice.nothing_to_hint:
+        text += f"; {NOTHING_TO_HINT}"
     return Record(
-        label, status, message(reading, solved, hidden),
+        label, status, text,
         board=printed_board(solved.read, alphabet),
         solution=printed_board(solution, alphabet),
         size=size.n,
@@ -65,6 +68,8 @@ def advice_fields(advice: Advice, symbol: Callable[[int], str] | None = None) ->
         fields["difficulty"] = advice.difficulty.to_dict()
     if advice.hint is not None:
         fields["hint"] = advice.hint.to_dict(symbol)
+    elif advice.hint_asked:
+        fields["hint"] = None  # asked for, and none: every cell is filled
     if advice.steps:
         fields["steps"] = [step.to_dict(symbol) for step in advice.steps]
     return fields
@@ -121,9 +126,7 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
     neither: it has a sentence of its own)."""
     if not solved.wrong:
         judged = written - len(solved.doubtful)
-        if solved.doubtful:
-            return f"{judged} of your {written} entries are right"
-        return f"all {written} of your entries are right"
+        return _of_yours(judged, written, "right")
     named = []
     for cell in solved.wrong[:LISTED]:
         name = reading.size.cell_name(cell)
@@ -134,7 +137,17 @@ def _entries_sentence(reading: Reading, solved: Solved, written: int, check: boo
                             printed_symbol(solved.solution[cell], reading.alphabet))
             named.append(f"{name} (you wrote {wrote}, it is {right})")
     more = ", ..." if len(solved.wrong) > LISTED else ""
-    return f"{len(solved.wrong)} of your {written} entries are wrong: {', '.join(named)}{more}"
+    return f"{_of_yours(len(solved.wrong), written, 'wrong')}: {', '.join(named)}{more}"
+
+
+def _of_yours(count: int, written: int, verdict: str) -> str:
+    """'3 of your 41 entries are wrong', '1 of your 41 entries is wrong', 'all 41 of your
+    entries are right', 'your 1 entry is right'."""
+    if written == 1 and count == 1:
+        return f"your 1 entry is {verdict}"
+    if count == written:
+        return f"all {written} of your entries are {verdict}"
+    return f"{count} of your {written} entries {'is' if count == 1 else 'are'} {verdict}"
 
 
 def _doubtful_sentence(reading: Reading, solved: Solved, check: bool) -> str:

@@ -81,3 +81,14 @@ def test_the_steps_one_per_line_and_every_solved_record_graded(cli):
     assert rec["difficulty"]["level"] == "easy" and rec["difficulty"]["score"] > 0
     (rec,) = cli("--json", "--puzzle", HARD1).records
     assert rec["difficulty"] is None  # several solutions: no grade
+
+
+def test_a_hint_for_a_full_board_says_there_is_none(cli):
+    # it raised a TypeError (no solution to show, no hint either)
+    run = cli("--hint", "--puzzle", SOLUTION)
+    assert run.code == 0 and "Traceback" not in run.err
+    assert run.out.startswith("No hint to give: every cell is filled.")
+    assert "(hardest step: )" not in run.out and SOLUTION[:9] not in run.out.replace(" ", "")
+    (rec,) = cli("--json", "--hint", "--puzzle", SOLUTION).records
+    assert rec["status"] == "solved" and rec["solution"] is None and rec["hint"] is None
+    assert rec["message"].endswith("no hint to give: every cell is filled")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from pipeline.products import Correction, Solved
@@ -42,7 +43,7 @@ def test_right_and_wrong_entries_are_told_and_named():
                                                                       for c in BLANKS[1:3]})
     text = message(READING, _solved(wrong, (cell,)), False)
     name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
-    assert f"1 of your 3 entries are wrong: {name} (you wrote {wrong[cell]}, it is" in text
+    assert f"1 of your 3 entries is wrong: {name} (you wrote {wrong[cell]}, it is" in text
     assert f"it is {SOLUTION[cell]})" in text
 
 
@@ -79,7 +80,7 @@ def test_a_doubtful_entry_is_asked_about_not_called_wrong():
     solved = _solved(entries, doubtful=(cell,))
     name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
     text = message(READING, solved, False)
-    assert "1 of your 2 entries are right" in text and "wrong:" not in text
+    assert "1 of your 2 entries is right" in text and "wrong:" not in text
     assert f"please check 1 entry that may be wrong or misread: {name} reads as {looks}" \
         f" (it should be {SOLUTION[cell]})" in text
     checked = message(READING, solved, True)
@@ -144,3 +145,34 @@ def test_with_wrong_entries_the_first_hint_is_to_fix_them():
     assert advice.hint.kind == "fix" and [c for c, _ in advice.hint.wrong] == [cell]
     shown = drawing(_solved(wrong, (cell,)), READING, hint=advice.hint)
     assert shown.wrong == {cell: None} and not shown.hint.placements
+
+
+def test_a_hint_asked_for_a_full_board_hides_the_solution_and_says_so():
+    # a hint asked for a grid whose entries fill it, all right, once printed the whole
+    # solution: `hint` was None, which read as "no hint asked"
+    from pipeline.advice import advise
+    from pipeline.records import NOTHING_TO_HINT
+
+    full = _entries({c: SOLUTION[c] for c in BLANKS})
+    advice = advise(PUZZLE, SOLUTION, READING.size, full, hint=True)
+    assert advice.hint is None and advice.nothing_to_hint
+    rec = photo_record("p.jpg", READING, _solved(full), advice=advice)
+    assert rec.solution is None and rec.extra["hint"] is None
+    assert rec.message == f"solved; all {len(BLANKS)} of your entries are right; {NOTHING_TO_HINT}"
+    unasked = photo_record("p.jpg", READING, _solved(full))
+    assert unasked.solution == SOLUTION and "hint" not in unasked.extra
+
+
+def test_a_hint_asked_for_a_full_board_draws_nothing_on_the_photo():
+    from pipeline.settings import Settings
+    from pipeline.stages import solve_photo
+    from tests.synth import flat_grid
+
+    image = cv2.copyMakeBorder(cv2.cvtColor(flat_grid(PUZZLE), cv2.COLOR_GRAY2BGR),
+                               40, 40, 40, 40, cv2.BORDER_CONSTANT, value=(255, 255, 255))
+    result = solve_photo(image, Settings(hint=True), board=SOLUTION)
+    assert result.record.status == "solved" and result.record.solution is None
+    assert result.record.extra["hint"] is None
+    assert np.array_equal(result.image, image)  # no digit, no ring
+    shown = solve_photo(image, Settings(hint=True), board=PUZZLE)
+    assert shown.record.extra["hint"]["technique"] and not np.array_equal(shown.image, image)

@@ -137,7 +137,7 @@ def _with_entries() -> dict:
 
     return {"input": "photo.png", "status": "solved", "board": SMALL_BOARD,
             "solution": SMALL_SOLUTION, "size": 9, "givens": 81 - len(blanks),
-            "message": f"solved; 1 of your 3 entries are wrong: {name(wrong)}; please check "
+            "message": f"solved; 1 of your 3 entries is wrong: {name(wrong)}; please check "
                        f"1 entry that may be wrong or misread: {name(doubtful)}",
             "corrections": [], "confidence": 0.99, "low_confidence": False,
             "alphabet": "digits", "entries": "".join(entries), "wrong_entries": [name(wrong)],

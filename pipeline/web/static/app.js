@@ -245,7 +245,7 @@ function showRecord(rec, fresh) {
   } else {
     setStatus(rec.hint ? "hint" : rec.status, explain(rec));
   }
-  $("hint").hidden = rec.status !== "solved" || Boolean(rec.hint);
+  $("hint").hidden = rec.status !== "solved" || rec.hint !== undefined; // given, or none to give
   showPhoto(rec);
   const hasBoard = Boolean(rec.board);
   $("board-pane").hidden = !hasBoard && !page.read;
