@@ -76,12 +76,6 @@ def find_cells(square: Square) -> Cells:
     return Cells(filled, clarity, tuple(marks), cell_ink, geometry, style)
 
 
-
-
-
-
-
-
 def digit_level(peaks: np.ndarray, stroke: float) -> float:
     """Typical central ink of the square's digits, from the cells that clearly hold one.
 

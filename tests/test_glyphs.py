@@ -40,8 +40,6 @@ def test_glyph_normalisation_is_rotation_consistent():
         assert np.abs(com - expect).max() <= 1.0
 
 
-
-
 def test_the_stage_glyphs_are_each_marks_own_glyph_value_for_value():
     """glyph_images (all marks at once) gives glyph_of's glyph for every mark, on a
     set of marks of many sizes, a blank one among them."""
