@@ -62,8 +62,8 @@ def plain_photo_options(args: list[str]) -> dict[str, Any] | None:
         if name == "jobs" and not JOBS.fullmatch(value):
             return None
         options[name] = value
-    if not options["paths"]:
-        return None
+    if not options["paths"] or (options.get("check") and options.get("steps")):
+        return None  # (typer says why check and steps do not go together)
     return _typed(options)
 
 

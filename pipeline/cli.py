@@ -182,7 +182,10 @@ def snapsolve(
             return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet)
         if all_solutions is not None or alphabet is not None:
             raise _usage("--all and --alphabet go with --puzzle")
-        from .settings import Settings
+        from .settings import CHECK_AND_STEPS, Settings
+
+        if check and steps:
+            raise _usage(CHECK_AND_STEPS)
 
         settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
                             correct=not no_correct, check=check, hint=hint, steps=steps,

@@ -14,6 +14,8 @@ DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so the settings n
 
 DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
 ENGINES = ("builtin", "tesseract")
+CHECK_AND_STEPS = ("--check shows no digit you have not written, --steps shows every one:"
+                   " use one of them")
 SIZE_BOXES = {"auto": (3, 4), "9": (3,), "16": (4,)}  # --size: the box sides of the board
 # sizes looked for in a photo, in the order tried (auto: 16x16 only when no 9x9 is sure)
 
@@ -30,6 +32,10 @@ class Settings:
     hint: bool = False  # the next logical step instead of the solution
     steps: bool = False  # the whole logical path, step by step
     size: str = "auto"  # one of SIZE_BOXES: the grid sizes looked for in a photo
+
+    def __post_init__(self) -> None:
+        if self.check and self.steps:
+            raise ValueError(CHECK_AND_STEPS)
 
     @property
     def sizes(self) -> tuple[Size, ...]:

@@ -25,6 +25,18 @@ def test_short_help_and_version(cli):
     assert run.code == 0 and run.out.startswith("snapsolve ")
 
 
+@pytest.mark.parametrize("order", [("--check", "--steps"), ("--steps", "--json", "--check")])
+def test_check_and_steps_together_are_a_usage_error(cli, puzzle_photo, order):
+    # --steps printed every digit of the solution in --check's no-spoiler mode
+    run = cli(*order, puzzle_photo)
+    assert run.code == 1 and "--check shows no digit" in run.err and not run.out
+    assert not puzzle_photo.with_name("puzzle.solved.jpg").exists()
+    from pipeline.settings import Settings
+
+    with pytest.raises(ValueError, match="--steps"):
+        Settings(check=True, steps=True)
+
+
 def test_report_naming_a_folder_is_a_usage_error_before_any_work(cli, puzzle_photo, tmp_path):
     run = cli("--report", tmp_path, puzzle_photo)
     assert run.code == 1 and "is a folder" in run.err and "Traceback" not in run.err
