@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import SnapsolveError, UsageError
 from .records import ExitCode
-from .settings import Settings
+from .settings import Settings, clashing
 
 __all__ = ["BROKEN_PIPE", "finish", "plain_photo_options", "run_photos", "run_safely"]
 
@@ -62,8 +62,9 @@ def plain_photo_options(args: list[str]) -> dict[str, Any] | None:
         if name == "jobs" and not JOBS.fullmatch(value):
             return None
         options[name] = value
-    if not options["paths"] or (options.get("check") and options.get("steps")):
-        return None  # (typer says why check and steps do not go together)
+    if not options["paths"] or clashing(options.get("check", False), options.get("hint", False),
+                                        options.get("steps", False)):
+        return None  # (typer says why those options do not go together)
     return _typed(options)
 
 
@@ -99,9 +100,9 @@ def run_photos(
         raise UsageError("no photos given (try: snapsolve photo.jpg, or snapsolve --help)")
     if output is not None:
         check_output_folder(output)
-    if report_file is not None:
-        check_report_file(report_file)
     planned = plan(paths, output)
+    if report_file is not None:
+        check_report_file(report_file, [p for job in planned for p in (job.path, job.output)])
     if not planned:
         print("snapsolve: no photos found in the paths given; nothing to do", file=sys.stderr)
         return ExitCode.OK
@@ -110,10 +111,15 @@ def run_photos(
     started = time.perf_counter()
     records = []
     show = Display(as_json, total=len(planned))
-    with show:
-        for rec in run(planned, settings, workers, overwrite):
-            records.append(rec)
-            show.add(rec)
+    try:
+        with show:
+            for rec in run(planned, settings, workers, overwrite):
+                records.append(rec)
+                show.add(rec)
+    except KeyboardInterrupt:
+        if report_file is not None and records:  # the photos done are reported all the same
+            write_csv(report_file, records)
+        raise
     show.summary(records, time.perf_counter() - started)
     if report_file is not None:
         write_csv(report_file, records)

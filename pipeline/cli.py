@@ -176,16 +176,17 @@ def snapsolve(
     from ._photo_command import run_photos, run_safely
 
     def work() -> int:
+        from .settings import Settings, clashing
+
+        clash = clashing(check, hint, steps, all_solutions is not None)
+        if clash:
+            raise _usage(clash)
         if puzzle is not None:
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
-            return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet)
+            return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet, check)
         if all_solutions is not None or alphabet is not None:
             raise _usage("--all and --alphabet go with --puzzle")
-        from .settings import CHECK_AND_STEPS, Settings
-
-        if check and steps:
-            raise _usage(CHECK_AND_STEPS)
 
         settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
                             correct=not no_correct, check=check, hint=hint, steps=steps,
@@ -203,9 +204,10 @@ def _usage(message: str) -> Exception:
 
 def _puzzles(
     argument: str, as_json: bool, hint: bool = False, steps: bool = False,
-    all_: int | None = None, alphabet: str | None = None,
+    all_: int | None = None, alphabet: str | None = None, check: bool = False,
 ) -> int:
-    """Solve and print every typed-in puzzle."""
+    """Solve and print every typed-in puzzle (`check`: whether each has one solution,
+    the solution kept back)."""
     import json
 
     from .puzzles import MAX_ALL, puzzles_from, solve_one
@@ -219,7 +221,7 @@ def _puzzles(
     puzzles = puzzles_from(argument, alphabet)
     records = []
     for label, text in puzzles:  # each shown as soon as it is solved
-        rec = solve_one(label, text, hint, steps, all_, alphabet)
+        rec = solve_one(label, text, hint, steps, all_, alphabet, check)
         records.append(rec)
         print(json.dumps(rec.as_dict()) if as_json else describe_puzzle(rec, len(puzzles) == 1),
               flush=True)

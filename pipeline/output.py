@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import struct
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .errors import OutputNotWritten, SnapsolveError, UsageError
+from .load import is_image_name
 from .products import Header
 
 TEMP_PREFIX = ".snapsolve-"
@@ -85,7 +88,16 @@ def upright_exif(segment: bytes) -> bytes:
 
 def write_atomically(path: Path, data: bytes) -> None:
     """Write `data` to `path` through a temporary file and a rename, with the mode the
-    umask gives new files (raises OutputNotWritten, saying why and what to do)."""
+    umask gives new files (raises OutputNotWritten, saying why and what to do). A path
+    that is (or links to) a device or a pipe, such as /dev/stdout, is written into: a
+    rename would put a plain file in the device's place."""
+    if _special(path):
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise OutputNotWritten(path, exc) from exc
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=path.suffix, dir=path.parent)
@@ -102,6 +114,16 @@ def write_atomically(path: Path, data: bytes) -> None:
         if isinstance(exc, OSError):
             raise OutputNotWritten(path, exc) from exc
         raise
+
+
+def _special(path: Path) -> bool:
+    """True when `path` names (or links to) something that is neither a file nor a folder:
+    a device, a pipe, a socket."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def umask() -> int:
@@ -124,10 +146,16 @@ def check_output_folder(folder: Path) -> None:
     _check_writable(folder, f"--output {folder}: cannot write to this folder")
 
 
-def check_report_file(path: Path) -> None:
-    """Make sure --report names a file that can be written (raises UsageError)."""
+def check_report_file(path: Path, photos: Iterable[Path] = ()) -> None:
+    """Make sure --report names a file that can be written and is none of `photos` (the
+    inputs and their outputs), nor named like a photo: the report would take a photo's
+    place (raises UsageError)."""
     if path.is_dir():
         raise UsageError(f"--report {path}: this is a folder; give a file name, e.g. report.csv")
+    where = os.path.realpath(path)
+    if is_image_name(path) or any(os.path.realpath(p) == where for p in photos):
+        raise UsageError(f"--report {path}: this names a photo; the report is CSV text,"
+                         " give it a name of its own, e.g. report.csv")
     _check_writable(path.parent if str(path.parent) else Path("."),
                     f"--report {path}: cannot write the report there")
 

@@ -94,12 +94,13 @@ def _is_board(text: str, alphabet: str | None) -> bool:
 
 def solve_one(
     label: str, text: str, hint: bool = False, steps: bool = False, all_: int | None = None,
-    alphabet: str | None = None,
+    alphabet: str | None = None, check: bool = False,
 ) -> Record:
     """The record of one typed-in puzzle (the keys of a photo's record that apply): its
     difficulty when it has one solution, the next logical step (`hint`, instead of the
     solution) and the whole logical path (`steps`) when asked for, and up to `all_`
-    solutions (`solutions`, `count`) when asked for."""
+    solutions (`solutions`, `count`) when asked for; with `check`, no solution shown (no
+    spoilers: whether the board has one solution, and its grade)."""
     started = time.perf_counter()
     try:
         outcome = analyse(text, limit=max(2, all_ or 2), alphabet=alphabet)
@@ -124,7 +125,7 @@ def solve_one(
         extra["solutions"] = [shown.write(s) for s in outcome.solutions[:all_]]
         extra["count"] = outcome.count if outcome.count < all_ else f"at least {all_}"
     return Record(label, status, message, board=shown.write(board),
-                  solution=None if hint or outcome.solution is None
+                  solution=None if hint or check or outcome.solution is None
                   else shown.write(outcome.solution),
                   size=size.n, givens=_givens(board), extra=extra).timed(started)
 

@@ -14,8 +14,7 @@ DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so the settings n
 
 DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
 ENGINES = ("builtin", "tesseract")
-CHECK_AND_STEPS = ("--check shows no digit you have not written, --steps shows every one:"
-                   " use one of them")
+
 SIZE_BOXES = {"auto": (3, 4), "9": (3,), "16": (4,)}  # --size: the box sides of the board
 # sizes looked for in a photo, in the order tried (auto: 16x16 only when no 9x9 is sure)
 
@@ -34,12 +33,23 @@ class Settings:
     size: str = "auto"  # one of SIZE_BOXES: the grid sizes looked for in a photo
 
     def __post_init__(self) -> None:
-        if self.check and self.steps:
-            raise ValueError(CHECK_AND_STEPS)
+        clash = clashing(self.check, self.hint, self.steps)
+        if clash:
+            raise ValueError(clash)
 
     @property
     def sizes(self) -> tuple[Size, ...]:
         return sizes_named(self.size)
+
+
+def clashing(check: bool, hint: bool, steps: bool, listed: bool = False) -> str | None:
+    """Why these options cannot go together, or None: --check and --hint keep back the
+    digits that --steps and --all (`listed`) show."""
+    keeping = "--check" if check else "--hint" if hint else None
+    showing = "--steps" if steps else "--all" if listed else None
+    if keeping and showing:
+        return f"{keeping} keeps the solution back, {showing} shows it: use one of them"
+    return None
 
 
 def sizes_named(choice: str) -> tuple[Size, ...]:

@@ -25,16 +25,57 @@ def test_short_help_and_version(cli):
     assert run.code == 0 and run.out.startswith("snapsolve ")
 
 
-@pytest.mark.parametrize("order", [("--check", "--steps"), ("--steps", "--json", "--check")])
-def test_check_and_steps_together_are_a_usage_error(cli, puzzle_photo, order):
-    # --steps printed every digit of the solution in --check's no-spoiler mode
+@pytest.mark.parametrize("order", [("--check", "--steps"), ("--steps", "--json", "--check"),
+                                   ("--hint", "--steps")])
+def test_keeping_the_solution_back_and_showing_it_are_a_usage_error(cli, puzzle_photo, order):
+    # --steps printed every digit of the solution in --check's no-spoiler mode, and
+    # after --hint's one step
     run = cli(*order, puzzle_photo)
-    assert run.code == 1 and "--check shows no digit" in run.err and not run.out
-    assert not puzzle_photo.with_name("puzzle.solved.jpg").exists()
+    assert run.code == 1 and "keeps the solution back, --steps shows it" in run.err
+    assert not run.out and not puzzle_photo.with_name("puzzle.solved.jpg").exists()
     from pipeline.settings import Settings
 
     with pytest.raises(ValueError, match="--steps"):
-        Settings(check=True, steps=True)
+        Settings(check="--check" in order, hint="--hint" in order, steps=True)
+
+
+@pytest.mark.parametrize("options", [("--hint", "--all", "2"), ("--check", "--steps")])
+def test_a_typed_puzzle_keeps_its_solution_back_as_a_photo_does(cli, options):
+    run = cli("--puzzle", PUZZLE, *options)
+    assert run.code == 1 and "keeps the solution back" in run.err and not run.out
+
+
+def test_check_on_a_typed_puzzle_shows_no_solution(cli):
+    run = cli("--puzzle", PUZZLE, "--check")
+    assert run.code == 0 and SOLUTION[:3] not in run.out.replace(" ", "")
+    (rec,) = cli("--json", "--check", "--puzzle", PUZZLE).records
+    assert rec["status"] == "solved" and rec["solution"] is None
+
+
+def test_report_naming_a_photo_is_a_usage_error_and_the_photo_is_kept(cli, puzzle_photo,
+                                                                        tmp_path):
+    # a report named like the input photo replaced it with CSV text
+    before = puzzle_photo.read_bytes()
+    other = tmp_path / "other.png"
+    other.write_bytes(before)
+    for report in (puzzle_photo, other, puzzle_photo.with_name("puzzle.solved.jpg")):
+        run = cli("--report", report, puzzle_photo)
+        assert run.code == 1 and "names a photo" in run.err, report
+    assert puzzle_photo.read_bytes() == before and other.read_bytes() == before
+    named = tmp_path / "named"  # a file named explicitly is a photo whatever its name
+    named.write_bytes(before)
+    assert cli("--report", named, named).code == 1 and named.read_bytes() == before
+
+
+def test_a_report_to_a_device_is_written_into_it_not_put_in_its_place(tmp_path):
+    from pipeline.output import write_atomically
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    write_atomically(fifo, b"input,status\n")
+    assert reader.communicate(timeout=10)[0] == b"input,status\n"
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still the pipe
 
 
 def test_report_naming_a_folder_is_a_usage_error_before_any_work(cli, puzzle_photo, tmp_path):

@@ -85,6 +85,14 @@ def test_a_typed_board_is_solved_without_a_photo(client):
     assert rec["solution"] == PUZZLE_SOLUTION
 
 
+def test_check_mode_reveals_no_solution_for_a_typed_board(client):
+    # the check was dropped on the way to a typed board's solver: the solution came back
+    for rec in (client.post("/api/solve", json={"board": PUZZLE, "check": True}).json(),
+                client.post("/api/solve", data={"board": PUZZLE, "check": "1"}).json()):
+        assert rec["status"] == "solved" and rec["solution"] is None
+    assert client.post("/api/solve", json={"board": PUZZLE}).json()["solution"]
+
+
 def test_a_misread_is_never_a_dead_end(client):
     """A wrong digit makes the board invalid; the photo's id lets the fixed board be solved
     and the photo drawn again."""

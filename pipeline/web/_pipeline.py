@@ -82,11 +82,12 @@ def process(job: Job, settings: Settings) -> dict:
     return process_job(job, settings).as_dict()
 
 
-def typed_board(name: str, board: str, hint: bool = False) -> dict:
+def typed_board(name: str, board: str, hint: bool = False, check: bool = False) -> dict:
     """The record of a typed board (no photo, as `canonical_board` writes it), with every
-    key of a photo's record; with `hint`, the next logical step instead of the solution."""
+    key of a photo's record; with `hint`, the next logical step instead of the solution;
+    with `check`, no solution (no spoilers)."""
     alphabet = HEX.name if _shown_in_hex(board) else None
-    return solve_one(name, board, hint=hint, alphabet=alphabet).as_dict()
+    return solve_one(name, board, hint=hint, alphabet=alphabet, check=check).as_dict()
 
 
 def failure(name: str, status: str, message: str) -> dict:

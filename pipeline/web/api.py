@@ -100,7 +100,7 @@ async def _from_form(request: Request) -> Response:
             raise Refused(400, "bad_photo", "the field 'photo' must be a file")
         if board is None:
             raise Refused(400, "empty", "the form has neither a 'photo' file nor a 'board'")
-        return await _typed(request, board, hint)
+        return await _typed(request, board, Asked(check, hint))
     finally:
         await form.close()
 
@@ -129,7 +129,7 @@ async def _from_json(request: Request) -> Response:
     if not isinstance(check, bool) or not isinstance(hint, bool):
         raise Refused(400, "bad_json", "'check' and 'hint' must be true or false")
     if photo_id is None:
-        return await _typed(request, board, hint)
+        return await _typed(request, board, Asked(check, hint))
     store: ResultStore = request.app.state.store
     entry = store.get(photo_id) if isinstance(photo_id, str) else None
     if entry is None:
@@ -169,8 +169,8 @@ class Asked:
     hint: bool = False  # the next logical step instead of the solution
 
 
-async def _typed(request: Request, board: str, hint: bool = False) -> Response:
-    rec = await _call(request, TYPED, typed_board, TYPED, board, hint)
+async def _typed(request: Request, board: str, asked: Asked) -> Response:
+    rec = await _call(request, TYPED, typed_board, TYPED, board, asked.hint, asked.check)
     return _answer(request, rec, None, None)
 
 
