@@ -12,11 +12,14 @@ reads, for every command line of a generated set.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,8 +115,11 @@ def run_photos(
     records = []
     show = Display(as_json, total=len(planned))
     try:
-        with show:
-            for rec in run(planned, settings, workers, overwrite):
+        # closed explicitly: interrupted while showing a record, the run's workers are
+        # stopped now, not whenever the suspended generator happens to be collected
+        with show, terminated_as_interrupted(), contextlib.closing(
+                run(planned, settings, workers, overwrite)) as results:
+            for rec in results:
                 records.append(rec)
                 show.add(rec)
     except KeyboardInterrupt:
@@ -124,6 +130,25 @@ def run_photos(
     if report_file is not None:
         write_csv(report_file, records)
     return exit_code(records)
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM (a scheduler's or `kill`'s stop) handled as Ctrl-C is, within the block:
+    the workers stopped and their partial files removed, the photos done reported. By
+    default it would end this process alone, and leave its workers running."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def run_safely(work: Callable[[], int]) -> int:

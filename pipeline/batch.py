@@ -28,9 +28,20 @@ if TYPE_CHECKING:
 
 
 def _walk(folder: Path) -> list[Path]:
-    """Image files below `folder`, recursively, sorted, outputs and temp files excluded."""
+    """Image files below `folder`, recursively, sorted, outputs and temp files excluded.
+    Links to folders are followed, each folder entered once: a link back up (a loop)
+    would give every photo again at each turn."""
     found = []
+    entered: set[tuple[int, int]] = set()
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        try:
+            here = os.stat(dirpath)
+        except OSError:
+            continue
+        if (here.st_dev, here.st_ino) in entered:
+            dirnames[:] = []
+            continue
+        entered.add((here.st_dev, here.st_ino))
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(dirpath) / name
@@ -45,6 +56,8 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
     jobs: list[Job] = []
     seen: set[Path] = set()
     for given in paths:
+        if not given:  # Path("") is the current folder: most often a variable left unset
+            raise UsageError("an empty name was given as a photo (a variable left unset?)")
         path = Path(given)
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"no such file or folder: {given}")
@@ -64,6 +77,17 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
 def _exit_on_term(signum: int, frame: object) -> None:
     """SIGTERM in a worker: unwind (removing any half-written output) and exit."""
     raise SystemExit(128 + signum)
+
+
+def _in_worker(job: Job, settings: Settings) -> Record:
+    """`process` as a worker runs it: stopped (SIGTERM) during a photo, the worker leaves
+    once the photo's partial output is removed. The pool's worker loop would catch the
+    SystemExit as the photo's failure and wait for more work, for ever once its parent
+    has gone."""
+    try:
+        return process(job, settings)
+    except SystemExit as stop:
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
 
 
 def _start_worker(engine: str) -> None:
@@ -149,9 +173,14 @@ def _run_pool(jobs: list[Job], settings: Settings, workers: int) -> Iterator[Rec
 def _started(
     jobs: list[Job], settings: Settings, workers: int
 ) -> tuple[ProcessPoolExecutor, dict]:
-    """A pool with every job submitted: its workers are started (forked) now."""
+    """A pool with every job submitted: its workers are started (forked) now, and stopped
+    again if this is interrupted (they would outlive the run)."""
     pool = _pool(settings, min(workers, len(jobs)))
-    return pool, {pool.submit(process, job, settings): job for job in jobs}
+    try:
+        return pool, {pool.submit(_in_worker, job, settings): job for job in jobs}
+    except BaseException:
+        _stop(pool)
+        raise
 
 
 def _results(pool: ProcessPoolExecutor, futures: dict) -> Iterator[Record]:

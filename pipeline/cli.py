@@ -107,7 +107,7 @@ def snapsolve(
         ),
     ] = None,
     output: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--output", "-o", help="Write annotated photos under this folder (mirroring "
             "the folders given) instead of beside each photo.",
@@ -132,7 +132,7 @@ def snapsolve(
         bool, typer.Option("--overwrite", help="Redo photos whose annotated output exists.")
     ] = False,
     report_file: Annotated[
-        Path | None, typer.Option("--report", help="Also write one CSV row per photo here.")
+        str | None, typer.Option("--report", help="Also write one CSV row per photo here.")
     ] = None,
     max_pixels: Annotated[
         int, typer.Option(min=1, help="Refuse images with more pixels than this.")
@@ -187,13 +187,21 @@ def snapsolve(
             return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet, check)
         if all_solutions is not None or alphabet is not None:
             raise _usage("--all and --alphabet go with --puzzle")
+        for name, value in (("--output", output), ("--report", report_file)):
+            if value == "":  # not "here": most often a variable left unset
+                raise _usage(f"{name}: an empty name was given (a variable left unset?)")
 
         settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
                             correct=not no_correct, check=check, hint=hint, steps=steps,
                             size=size.value)
-        return run_photos(paths or [], output, settings, as_json, jobs, overwrite, report_file)
+        return run_photos(paths or [], _path(output), settings, as_json, jobs, overwrite,
+                          _path(report_file))
 
     raise typer.Exit(int(run_safely(work)))
+
+
+def _path(name: str | None) -> Path | None:
+    return None if name is None else Path(name)
 
 
 def _usage(message: str) -> Exception:

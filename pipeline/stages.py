@@ -43,6 +43,7 @@ from .solve import solve_board, solve_reading, sure_entries
 from .square import cut_square
 from .verdict import drawing, photo_record
 
+LONGEST_TIMER = 1e8  # s (3 years): a longer --timeout is no limit (the timer cannot hold inf)
 SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
 PhotoSource = str | os.PathLike | bytes | np.ndarray
@@ -162,9 +163,10 @@ def _label(source: PhotoSource) -> str:
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
     """Raise PhotoTimeout when the block runs longer than `seconds` (in the main thread,
-    where signals are delivered; elsewhere, and for 0, no limit)."""
+    where signals are delivered; elsewhere, and for 0, inf or more than LONGEST_TIMER,
+    no limit)."""
     usable = hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread()
-    if seconds <= 0 or not usable:
+    if not 0 < seconds <= LONGEST_TIMER or not usable:
         yield
         return
 

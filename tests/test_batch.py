@@ -126,6 +126,41 @@ def test_interrupt_stops_cleanly_without_partial_files(tmp_path):
         assert cv2.imread(str(done)) is not None  # every output is whole
 
 
+@pytest.mark.parametrize("group", [False, True], ids=["parent", "group"])
+def test_sigterm_stops_the_run_and_its_workers(tmp_path, group):
+    # SIGTERM ended the parent alone and its workers ran on, orphaned, for ever; sent to
+    # the whole group (as `timeout` does), a worker caught it as one photo's failure
+    folder = tmp_path / "many"
+    folder.mkdir()
+    image, _ = photo(size=(1600, 1200))
+    for i in range(48):
+        cv2.imwrite(str(folder / f"p{i:02}.png"), image)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pipeline.cli", "--jobs", "2", "--json", "--report",
+         str(tmp_path / "r.csv"), str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+        start_new_session=True,
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline and not list(folder.glob("*.solved.png")):
+        time.sleep(0.05)
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    assert children  # the workers
+    if group:
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    time.sleep(0.5)
+    assert not [c for c in children if Path(f"/proc/{c}").exists()
+                and "Z" not in Path(f"/proc/{c}/stat").read_text().split()[2]], "workers left"
+    assert not [p for p in folder.iterdir() if p.name.startswith(".snapsolve-")]
+    rows = (tmp_path / "r.csv").read_text().splitlines()
+    assert len(rows) - 1 == len(out.splitlines()) >= 1  # the photos done are reported
+
+
 def test_a_folder_without_photos_says_so(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("no photos here")
     run = cli(tmp_path)
