@@ -109,8 +109,8 @@ def snapsolve(
     output: Annotated[
         str | None,
         typer.Option(
-            "--output", "-o", help="Write annotated photos under this folder (mirroring "
-            "the folders given) instead of beside each photo.",
+            "--output", "-o", metavar="<path>", help="Write annotated photos under this "
+            "folder (mirroring the folders given) instead of beside each photo.",
         ),
     ] = None,
     engine: Annotated[
@@ -132,7 +132,8 @@ def snapsolve(
         bool, typer.Option("--overwrite", help="Redo photos whose annotated output exists.")
     ] = False,
     report_file: Annotated[
-        str | None, typer.Option("--report", help="Also write one CSV row per photo here.")
+        str | None, typer.Option("--report", metavar="<path>",
+                                 help="Also write one CSV row per photo here.")
     ] = None,
     max_pixels: Annotated[
         int, typer.Option(min=1, help="Refuse images with more pixels than this.")
