@@ -71,7 +71,21 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
                 continue
             seen.add(key)
             jobs.append(Job(source, photo, output_path(photo, root, output_dir)))
+    _one_photo_an_output(jobs)
     return jobs
+
+
+def _one_photo_an_output(jobs: list[Job]) -> None:
+    """Raise UsageError when two photos would be written to the same output (with -o, a
+    photo of the same name in two folders given): the one written last would hide the
+    other's result, and a re-run would skip both."""
+    first: dict[str, Job] = {}
+    for job in jobs:
+        clash = first.setdefault(os.path.abspath(job.output), job)
+        if clash is not job:
+            raise UsageError(
+                f"{clash.source} and {job.source} would both be written to {job.output}:"
+                " give their folders in separate runs (each with its own -o), or leave -o out")
 
 
 def _exit_on_term(signum: int, frame: object) -> None:

@@ -74,8 +74,8 @@ class Display:
 
 
 def describe(rec: Record, detailed: bool) -> str:
-    """Text for one record: a line (and what was found or corrected), or for a single photo
-    the boards too."""
+    """Text for one record: a line (and what was found or corrected, and the hint or steps
+    asked for), or for a single photo the boards too."""
     head = f"{rec.input}: {rec.status}"
     if rec.output:
         head += f" -> {rec.output}"
@@ -87,8 +87,8 @@ def describe(rec: Record, detailed: bool) -> str:
     for fix in rec.corrections:
         head += (f"\n  corrected {fix['cell']}: read {fix['read'] or 'empty'}, "
                  f"used {fix['used'] or 'empty'} (p={fix['probability']:.2f})")
-    if not detailed:
-        return head
+    if not detailed:  # the boards left out; a hint or steps asked for still shown
+        return "".join([head, *(f"\n  {line}" for line in advice_lines(rec))])
     parts = [head]
     entries = rec.extra.get("entries") or ""
     if rec.board and entries.strip("0") and len(rec.board) == 81:

@@ -76,6 +76,18 @@ def test_explicit_non_image_gets_a_record(cli, scans):
     assert rec["status"] == "unreadable" and run.code == 2
 
 
+def test_two_photos_with_one_output_are_a_usage_error(cli, tmp_path):
+    # with -o, d1/a.jpg and d2/a.jpg were both written to out/a.solved.jpg: one result lost
+    for folder in ("d1", "d2"):
+        (tmp_path / folder).mkdir()
+        image, _ = photo(seed=len(folder))
+        cv2.imwrite(str(tmp_path / folder / "a.png"), image)
+    run = cli(tmp_path / "d1", tmp_path / "d2", "-o", tmp_path / "out")
+    assert run.code == 1 and "would both be written to" in run.err
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+    assert cli("--json", tmp_path / "d1", tmp_path / "d2").code == 0  # beside each: apart
+
+
 def test_missing_path_is_a_usage_error(cli, tmp_path):
     run = cli(tmp_path / "nope")
     assert run.code == 1 and "no such file or folder" in run.err

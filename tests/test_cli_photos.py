@@ -108,3 +108,13 @@ def test_a_hint_on_a_photo_shows_the_step_not_the_solution(cli, puzzle_photo):
     assert rec["status"] == "solved" and rec["solution"] is None
     assert rec["hint"]["technique"] and rec["difficulty"]["level"]
     assert cv2.imread(rec["output"]) is not None
+
+
+def test_a_hint_for_each_of_several_photos(cli, tmp_path):
+    # with more than one photo the text showed no hint at all
+    for seed in (1, 2):
+        image, _ = photo(seed=seed)
+        cv2.imwrite(str(tmp_path / f"p{seed}.png"), image)
+    run = cli("--hint", "--jobs", "1", tmp_path)
+    assert run.code == 0
+    assert run.out.count("\n  Hint: ") == 2 and "Solution" not in run.out
