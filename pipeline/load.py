@@ -9,6 +9,7 @@ separately because it is sometimes stale (the pipeline judges orientation from t
 from __future__ import annotations
 
 import struct
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -129,7 +130,16 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
         image = _decode(data + b"\xff\xd9")  # a truncated JPEG: keep the rows that arrived
     if image is None or image.size == 0:
         raise UnreadableImage(f"the {header.format.upper()} data could not be decoded")
+    if header.format == "jpeg" and cut_short(data):
+        header = replace(header, cut_short=True)
     return Photo(image, header)
+
+
+def cut_short(jpeg: bytes) -> bool:
+    """True for a JPEG whose last scan has no end-of-image marker after it: the file stops
+    in the middle of the image (a download or copy cut off), whose missing rows decode as
+    flat grey. (No FFD9 can occur inside a scan's data, where 0xFF is always escaped.)"""
+    return jpeg.rfind(b"\xff\xda") > jpeg.rfind(b"\xff\xd9")
 
 
 def _megapixels(pixels: int) -> str:

@@ -39,6 +39,7 @@ class Header:
     height: int
     orientation: int = 1
     exif: bytes | None = None  # the raw JPEG APP1 Exif segment, kept for the output
+    cut_short: bool = False  # the file stops before the image does (a truncated JPEG)
 
 
 @dataclass(**ARRAYS)

@@ -30,7 +30,7 @@ from ._pen_net import builtin as pen_net
 from .advice import advise
 from .cells import find_cells
 from .entries import read_entries
-from .errors import MissingDependency, PhotoTimeout, SnapsolveError
+from .errors import MissingDependency, NoGrid, PhotoTimeout, SnapsolveError, UnreadableImage
 from .glyphs import find_glyphs
 from .grid import find_outline
 from .load import decode_photo, load_photo
@@ -130,7 +130,14 @@ def solve_photo(
 
 def _solve(source: PhotoSource, settings: Settings, board: str | None, label: str) -> Result:
     photo = _photo(source, settings.max_pixels)
-    reading = read_photo(photo, lambda size: engine_named(settings.engine, size), settings.sizes)
+    try:
+        reading = read_photo(photo, lambda size: engine_named(settings.engine, size),
+                             settings.sizes)
+    except NoGrid as exc:
+        if photo.header.cut_short:  # the likely reason, and what the user can mend
+            raise UnreadableImage(f"the file is cut short, its end missing (a broken"
+                                  f" download or copy?), and {exc}") from exc
+        raise
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
     advice = advise(solved.board, solved.solution, reading.size, sure_entries(solved),

@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks.memory import png_header_only
 from pipeline.errors import UnreadableImage
-from pipeline.load import is_image_name, load_photo, read_header
+from pipeline.load import decode_photo, is_image_name, load_photo, read_header
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png", ".bmp", ".tif", ".webp"])
@@ -64,7 +64,21 @@ def test_truncated_jpeg_decodes_what_it_can(tmp_path):
     ok, data = cv2.imencode(".jpg", image)
     path = tmp_path / "cut.jpg"
     path.write_bytes(data.tobytes()[: len(data) // 2])
-    assert load_photo(path).pixels.shape == (200, 300, 3)
+    cut = load_photo(path)
+    assert cut.pixels.shape == (200, 300, 3) and cut.header.cut_short
+    whole = data.tobytes() + b"trailing bytes some cameras add"
+    assert not decode_photo(whole).header.cut_short
+
+
+def test_a_truncated_photo_without_a_grid_is_unreadable_not_gridless(tmp_path):
+    # a JPEG cut off in a download was reported as "no grid found": the photo, not the file
+    from pipeline.stages import solve_photo
+    from tests.synth import photo
+
+    image, _ = photo()
+    data = cv2.imencode(".jpg", image)[1].tobytes()
+    rec = solve_photo(data[: len(data) // 4]).record
+    assert rec.status == "unreadable" and "cut short" in rec.message
 
 
 def test_exif_orientation_is_read_but_not_applied(tmp_path):

@@ -54,7 +54,7 @@ def junk_folder(root: Path) -> dict[str, set[str]]:
     put("été puzzle №1 (copy).jpg", jpeg, {"solved"})
     put("empty.jpg", b"", {"unreadable"})
     put("text.jpg", b"shopping list: eggs, milk", {"unreadable"})
-    put("truncated.jpg", jpeg[: len(jpeg) // 3], {"no_grid", "invalid", "unsolvable",
+    put("truncated.jpg", jpeg[: len(jpeg) // 3], {"unreadable", "invalid", "unsolvable",
                                                      "multiple", "solved"})
     put("bomb.png", png_header_only(30000, 30000), {"unreadable"})
     ok, blank = cv2.imencode(".png", np.full((480, 640, 3), 250, np.uint8))
