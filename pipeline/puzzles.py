@@ -4,7 +4,8 @@ A board of any size (4x4, 9x9, 16x16, 25x25: told by its number of cells) may be
 one line (dots or zeros for blanks) or as a grid over several lines, with spaces, '|' and
 separator lines of '-' and '+'; 16x16 in hex (0-F, '.' blank) or 1-9 A-G (see
 solver/alphabet.py). A file holds one puzzle per line, or grids separated by blank lines;
-lines starting with '#' are comments. Records show 16x16 boards in hex with '.' blanks.
+lines starting with '#' are comments. Records show 16x16 boards in hex with '.' blanks, or
+in 1-9 A-G when they were typed so (`alphabet`: "letters").
 """
 
 from __future__ import annotations
@@ -115,12 +116,13 @@ def solve_one(
         )
     board = outcome.board
     size = size_for_cells(len(board))
-    shown = display(size)
+    shown = display(size, outcome.alphabet.name if outcome.alphabet else None)  # a board
+    # typed in 1-9 A-G answered so: in hex a hint to write 7 would mean the user's 8
     solution = outcome.solution if status is Status.SOLVED else None
     advice = advise(board, solution, size, hint=hint, steps=steps)
     if advice.nothing_to_hint:
         message = f"{message}; {NOTHING_TO_HINT}"
-    extra = advice_fields(advice, _symbol(shown, size.n))
+    extra = {"alphabet": shown.name, **advice_fields(advice, _symbol(shown, size.n))}
     if all_:
         extra["solutions"] = [shown.write(s) for s in outcome.solutions[:all_]]
         extra["count"] = outcome.count if outcome.count < all_ else f"at least {all_}"
@@ -132,8 +134,8 @@ def solve_one(
 
 def _symbol(shown: Alphabet, n: int):
     """How steps and hints write values: the display alphabet's symbols, or the default
-    (canonical) ones where they are the same."""
-    if shown.symbols == SYMBOLS[:n]:
+    (values as numbers) where those are the digits 1-9 themselves."""
+    if n <= 9 and shown.symbols == SYMBOLS[:n]:
         return None
     return lambda value: shown.symbols[value - 1]
 

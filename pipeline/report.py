@@ -140,23 +140,25 @@ def describe_puzzle(rec: Record, single: bool) -> str:
     lines = [] if single else [f"{rec.input}:"]
     listed = rec.extra.get("solutions")
     if rec.status is Status.SOLVED:
-        lines += advice_lines(rec) or ([shown_grid(rec.solution)] if rec.solution else [])
+        written = rec.extra.get("alphabet")
+        lines += advice_lines(rec) or (
+            [shown_grid(rec.solution, written)] if rec.solution else [])
         lines += difficulty_line(rec)
     else:
         lines.append(f"{rec.status}: {rec.message}")
         if rec.status is Status.MULTIPLE and rec.solution and not listed:
-            lines += ["one of them:", shown_grid(rec.solution)]
+            lines += ["one of them:", shown_grid(rec.solution, rec.extra.get("alphabet"))]
     if listed and (rec.status is Status.MULTIPLE or rec.extra.get("count") != 1):
         lines.append(f"{rec.extra['count']} solutions; listed: {len(listed)}")
         for number, solution in enumerate(listed, 1):
-            lines += ["", f"solution {number}:", shown_grid(solution)]
+            lines += ["", f"solution {number}:", shown_grid(solution, rec.extra.get("alphabet"))]
     return "\n".join(lines) + ("" if single else "\n")
 
 
-def shown_grid(board: str) -> str:
-    """A record's board or solution (in its display alphabet, solver.alphabet.display) as
-    a grid with box separators, any size."""
-    alphabet = display(size_for_cells(len(board)))
+def shown_grid(board: str, written: str | None = None) -> str:
+    """A record's board or solution (in its display alphabet, solver.alphabet.display, or
+    in 1-9 A-G when `written` says "letters") as a grid with box separators, any size."""
+    alphabet = display(size_for_cells(len(board)), written)
     return format_grid(alphabet.read(board), alphabet=alphabet)
 
 

@@ -150,6 +150,13 @@ DISPLAY = {
 }
 
 
-def display(size: Size) -> Alphabet:
-    """The alphabet records show boards of `size` in (see DISPLAY)."""
+LETTERS_SHOWN = Alphabet("letters", SYMBOLS[:16], DIGIT_BLANKS)  # a 16x16 board typed in
+# 1-9 A-G, shown in its own symbols ('.' empty): in hex each value reads one symbol off
+
+
+def display(size: Size, written: str | None = None) -> Alphabet:
+    """The alphabet records show boards of `size` in (see DISPLAY), or LETTERS_SHOWN for
+    a 16x16 board `written` in "letters"."""
+    if written == "letters" and size.n == 16:
+        return LETTERS_SHOWN
     return DISPLAY[size.n]

@@ -30,8 +30,20 @@ def test_json_shows_16x16_in_hex_with_dot_blanks(cli):
     (rec,) = cli("--puzzle", HEX_BOARD.lower(), "--json").records
     assert rec["status"] == "solved" and rec["size"] == 16
     assert rec["board"] == HEX_BOARD and rec["solution"] == HEX_FULL
+    assert rec["alphabet"] == "hex"
+
+
+def test_a_16x16_board_typed_in_letters_is_answered_in_letters(cli):
+    # it was answered in hex, each value one symbol off the user's: a hint to write 7
+    # meant the user's 8
+    letters = BOARD.replace("0", ".")  # canonical = 1-9 A-G
     (rec,) = cli("--puzzle", BOARD, "--alphabet", "letters", "--json").records
-    assert rec["board"] == HEX_BOARD and rec["solution"] == HEX_FULL
+    assert rec["board"] == letters and rec["solution"] == FULL and rec["alphabet"] == "letters"
+    (rec,) = cli("--puzzle", BOARD, "--alphabet", "letters", "--hint", "--json").records
+    row, col = (int(x) for x in rec["hint"]["cell"][1:].split("c"))
+    assert FULL[16 * (row - 1) + col - 1] == rec["hint"]["digit"]
+    run = cli("--puzzle", BOARD, "--alphabet", "letters")
+    assert run.out.splitlines()[0].replace(" ", "").replace("|", "") == FULL[:16]
 
 
 def test_a_file_of_16x16_lines_and_a_grid_over_lines(cli, tmp_path):

@@ -26,9 +26,9 @@ from tests.web_helpers import (  # noqa: E402
 )
 
 RECORD_KEYS = {"input", "status", "board", "solution", "output", "message", "seconds", "size",
-               "difficulty",
+               "difficulty", "alphabet",
                "givens", "corrections", "confidence", "low_confidence", "id", "image_url"}
-PHOTO_KEYS = {"alphabet", "entries", "wrong_entries", "unreadable_entries", "doubtful_entries",
+PHOTO_KEYS = {"entries", "wrong_entries", "unreadable_entries", "doubtful_entries",
               "notes", "cells"}  # photos
 
 
