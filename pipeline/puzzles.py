@@ -19,7 +19,7 @@ from solver.size import SYMBOLS, size_for_cells
 
 from .advice import advise
 from .errors import UsageError
-from .records import NOTHING_TO_HINT, Record, Status, solver_status
+from .records import NOTHING_TO_HINT, Record, Status, counted, solver_status
 from .verdict import advice_fields
 
 MAX_ALL = 10_000  # `--all N` lists no more than this many (each a whole grid in the output)
@@ -31,7 +31,7 @@ def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, 
     path = Path(argument)
     if "\n" not in argument and len(argument) < 4096 and _is_file(path):
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = path.read_text(encoding="utf-8-sig", errors="replace")  # -sig: a BOM
         except OSError as exc:
             raise UsageError(f"--puzzle {argument}: cannot read it: {exc.strerror or exc}") from exc
         found = [
@@ -44,7 +44,8 @@ def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, 
         parse(argument, alphabet=alphabet)
     except ValueError as exc:
         if "\n" not in argument and (path.suffix[1:].isalpha() or "/" in argument):
-            raise UsageError(f"--puzzle {argument}: no such file") from None
+            what = "a folder, not a file" if path.is_dir() else "no such file"
+            raise UsageError(f"--puzzle {argument}: {what}") from None
         raise UsageError(f"--puzzle is neither a board nor a file: {exc}") from exc
     return [("puzzle", argument)]
 
@@ -112,7 +113,8 @@ def solve_one(
     if status is Status.MULTIPLE:
         message = (
             f"more than one solution ({outcome.count_label if all_ else f'{outcome.count}+'}"
-            f" found, {_givens(outcome.board)} givens); a proper puzzle has exactly one"
+            f" found, {counted(_givens(outcome.board), 'given')}); a proper puzzle has exactly"
+            " one"
         )
     board = outcome.board
     size = size_for_cells(len(board))

@@ -16,6 +16,11 @@ NOTHING_TO_HINT = "no hint to give: every cell is filled"  # a hint asked for a 
 # (the record's `hint` is then null, and its message ends with this)
 
 
+def counted(count: int, noun: str) -> str:
+    """'1 reading', '2 readings': a count for the records' sentences."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 class Status(StrEnum):
     """What became of one input (every record's `status`)."""
 

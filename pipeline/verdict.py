@@ -15,7 +15,7 @@ from solver.logic import Step
 from .advice import Advice
 from .alphabet import DIGITS, printed_board, printed_symbol
 from .products import Correction, Drawing, HintMarks, Ink, Reading, Solved
-from .records import NOTHING_TO_HINT, Record, Status, solver_status
+from .records import NOTHING_TO_HINT, Record, Status, counted, solver_status
 
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 LISTED = 6  # wrong, doubtful or unreadable entries named in the message, at most
@@ -101,8 +101,8 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
         return solved.message
     head = "solved"
     if solved.corrections:
-        head += (f" after correcting {len(solved.corrections)} reading(s); please check the"
-                 " ringed cells")
+        head += (f" after correcting {counted(len(solved.corrections), 'reading')}; please"
+                 " check the ringed cells")
     parts = [head]
     written = sum(ch != "0" for ch in solved.entries)
     if written:
@@ -111,14 +111,19 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
         parts.append(_doubtful_sentence(reading, solved, check))
     if solved.unreadable:
         cells = ", ".join(reading.size.cell_name(c) for c in solved.unreadable[:LISTED])
-        parts.append(f"{len(solved.unreadable)} cell(s) hold handwriting too unclear to check:"
-                     f" {cells}")
+        parts.append(f"{counted(len(solved.unreadable), 'cell')} {_hold(solved.unreadable)}"
+                     f" handwriting too unclear to check: {cells}")
     if reading.notes:
         cells = ", ".join(reading.size.cell_name(c) for c in reading.notes[:LISTED])
         more = ", ..." if len(reading.notes) > LISTED else ""
-        parts.append(f"{len(reading.notes)} cell(s) hold small candidate notes, taken for no"
+        parts.append(f"{counted(len(reading.notes), 'cell')} {_hold(reading.notes)} small"
+                     " candidate notes, taken for no"
                      f" entry: {cells}{more}")
     return "; ".join(parts)
+
+
+def _hold(cells: tuple[int, ...]) -> str:
+    return "holds" if len(cells) == 1 else "hold"
 
 
 def _entries_sentence(reading: Reading, solved: Solved, written: int, check: bool) -> str:

@@ -92,3 +92,12 @@ def test_a_hint_for_a_full_board_says_there_is_none(cli):
     (rec,) = cli("--json", "--hint", "--puzzle", SOLUTION).records
     assert rec["status"] == "solved" and rec["solution"] is None and rec["hint"] is None
     assert rec["message"].endswith("no hint to give: every cell is filled")
+
+
+def test_a_puzzle_file_saved_with_a_bom_and_a_folder_named_as_one(cli, tmp_path):
+    saved = tmp_path / "notepad.txt"
+    saved.write_bytes("\ufeff".encode() + PUZZLE.encode() + b"\r\n")
+    (rec,) = cli("--json", "--puzzle", saved).records
+    assert rec["status"] == "solved"
+    run = cli("--puzzle", tmp_path)
+    assert run.code == 1 and "a folder, not a file" in run.err

@@ -65,8 +65,8 @@ def test_check_mode_reveals_nothing_not_written():
 def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     fix = Correction(0, "3", "5", 0.4)
     text = message(READING, _solved(fixes=(fix,), unreadable=(BLANKS[0],)), False)
-    assert text.startswith("solved after correcting 1 reading(s)")
-    assert "1 cell(s) hold handwriting too unclear to check" in text
+    assert text.startswith("solved after correcting 1 reading;")
+    assert "1 cell holds handwriting too unclear to check" in text
     assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
 
 

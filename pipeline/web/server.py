@@ -16,7 +16,7 @@ from typing import TextIO
 import uvicorn
 
 from ..errors import UsageError
-from ..records import ExitCode
+from ..records import ExitCode, counted
 from . import network
 from ._pipeline import engine_named
 from .app import create_app
@@ -84,7 +84,7 @@ def banner(config: ServerConfig, colour: bool = False) -> list[str]:
     """What the server prints when it starts: where to open the page, and for a server
     reachable from the network, a warning and a QR code of its address."""
     local, lan = network.addresses(config.host, config.port)
-    limits = (f"{config.jobs} worker(s), uploads up to {format_size(config.max_upload)}, "
+    limits = (f"{counted(config.jobs, 'worker')}, uploads up to {format_size(config.max_upload)}, "
               f"{config.timeout:g} s per photo")
     if lan is None:
         if not network.is_loopback(config.host):
