@@ -185,6 +185,9 @@ def snapsolve(
         if puzzle is not None:
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
+            if output is not None or report_file is not None:
+                raise _usage("--output and --report go with photos, not --puzzle (use --json"
+                             " for a record a puzzle)")
             return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet, check)
         if all_solutions is not None or alphabet is not None:
             raise _usage("--all and --alphabet go with --puzzle")

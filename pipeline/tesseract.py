@@ -104,7 +104,8 @@ def run_tesseract(args: tuple[str, ...], timeout: float, image: bytes | None = N
         raise EngineFailure(f"tesseract did not answer within {timeout:g} s") from e
     if done.returncode != 0:
         message = " ".join(done.stderr.decode("utf-8", "replace").split())
-        raise EngineFailure(f"tesseract failed (exit code {done.returncode}): {message}")
+        said = f": {message}" if message else " and said nothing"
+        raise EngineFailure(f"tesseract failed (exit code {done.returncode}){said}")
     return done.stdout.decode("utf-8", "replace")
 
 

@@ -116,10 +116,12 @@ def test_a_board_sent_with_the_photo_replaces_the_board_as_read(client):
 
 
 def test_an_unknown_photo_is_404(client):
-    for photo in ("A" * 22, "../../etc", 12):
+    for photo in ("A" * 22, "../../etc"):
         answer = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": photo})
         assert answer.status_code == 404
         assert answer.json()["error"] == "unknown_photo"
+    answer = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": 12})
+    assert answer.status_code == 400 and "must be the id" in answer.json()["message"]
 
 
 def test_not_an_image_is_415_with_the_records_message(client, tmp_path):

@@ -130,8 +130,10 @@ async def _from_json(request: Request) -> Response:
         raise Refused(400, "bad_json", "'check' and 'hint' must be true or false")
     if photo_id is None:
         return await _typed(request, board, Asked(check, hint))
+    if not isinstance(photo_id, str):
+        raise Refused(400, "bad_json", "'photo' must be the id (a string) of a photo sent before")
     store: ResultStore = request.app.state.store
-    entry = store.get(photo_id) if isinstance(photo_id, str) else None
+    entry = store.get(photo_id)
     if entry is None:
         raise Refused(404, "unknown_photo", "that photo is not kept any more (photos are "
                       "kept for an hour after their last use): send it again")
