@@ -7,7 +7,7 @@ Exit codes (stable; scripts may rely on them; `records.ExitCode`):
   2    at least one photo or puzzle was not solved (see its status and message)
   3    a dependency is missing (e.g. tesseract for --engine tesseract)
   4    everything was solved, but some annotated photos could not be written
-  130  interrupted with Ctrl-C
+  130  interrupted with Ctrl-C or SIGTERM
   141  the output pipe was closed (e.g. `| head`): the run ends quietly
 
 Only what a run needs is imported, and only when it needs it: `--help` and `--version`

@@ -43,7 +43,7 @@ class ExitCode(IntEnum):
     NOT_SOLVED = 2  # at least one photo or puzzle was not solved
     MISSING_DEPENDENCY = 3  # e.g. tesseract for --engine tesseract
     UNSAVED = 4  # everything was solved, but some annotated photos could not be written
-    INTERRUPTED = 130  # Ctrl-C
+    INTERRUPTED = 130  # Ctrl-C or SIGTERM
 
 
 DONE = (Status.SOLVED, Status.SKIPPED)  # statuses that need no attention
