@@ -8,7 +8,10 @@ separately because it is sometimes stale (the pipeline judges orientation from t
 
 from __future__ import annotations
 
+import contextlib
+import os
 import struct
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -125,14 +128,36 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
             f"the image is {header.width}x{header.height} ({_megapixels(pixels)}), "
             f"more than the limit of {_megapixels(max_pixels)} (see --max-pixels)"
         )
-    image = _decode(data)
-    if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
-        image = _decode(data + b"\xff\xd9")  # a truncated JPEG: keep the rows that arrived
-    if image is None or image.size == 0:
-        raise UnreadableImage(f"the {header.format.upper()} data could not be decoded")
     if header.format == "jpeg" and cut_short(data):
         header = replace(header, cut_short=True)
+    with _quiet_stderr(header.cut_short):  # libjpeg's "Corrupt JPEG data": said our way
+        image = _decode(data)
+        if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
+            image = _decode(data + b"\xff\xd9")  # a truncated JPEG: keep the rows that arrived
+    if image is None or image.size == 0:
+        raise UnreadableImage(f"the {header.format.upper()} data could not be decoded")
     return Photo(image, header)
+
+
+@contextlib.contextmanager
+def _quiet_stderr(quiet: bool) -> Iterator[None]:
+    """With `quiet`, the process's stderr (file descriptor 2, where libjpeg writes its
+    warnings) sent to /dev/null within the block."""
+    if not quiet:
+        yield
+        return
+    try:
+        saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no stderr to quiet
+        yield
+        return
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 def cut_short(jpeg: bytes) -> bool:

@@ -135,8 +135,8 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
                              settings.sizes)
     except NoGrid as exc:
         if photo.header.cut_short:  # the likely reason, and what the user can mend
-            raise UnreadableImage(f"the file is cut short, its end missing (a broken"
-                                  f" download or copy?), and {exc}") from exc
+            raise UnreadableImage(f"the file is cut short, its end missing, as after a broken"
+                                  f" download or copy, and {exc}") from exc
         raise
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)

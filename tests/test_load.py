@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -79,6 +80,21 @@ def test_a_truncated_photo_without_a_grid_is_unreadable_not_gridless(tmp_path):
     data = cv2.imencode(".jpg", image)[1].tobytes()
     rec = solve_photo(data[: len(data) // 4]).record
     assert rec.status == "unreadable" and "cut short" in rec.message
+
+
+def test_libjpegs_warning_about_a_cut_jpeg_is_not_printed(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "cut.jpg"
+    data = cv2.imencode(".jpg", np.full((300, 400, 3), 200, np.uint8))[1].tobytes()
+    path.write_bytes(data[: len(data) // 2])
+    code = ("import sys, pathlib; from pipeline.load import load_photo;"
+            " load_photo(pathlib.Path(sys.argv[1])); print('after', file=sys.stderr)")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, timeout=60, cwd=root)
+    assert done.returncode == 0 and done.stderr == "after\n", done.stderr
 
 
 def test_exif_orientation_is_read_but_not_applied(tmp_path):
