@@ -140,8 +140,9 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
         raise
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
-    advice = advise(solved.board, solved.solution, reading.size, sure_entries(solved),
-                    settings.hint, settings.steps)
+    unique = solved.solution if solved.status == "solved" else None  # advice needs one
+    advice = advise(solved.board, unique, reading.size, sure_entries(solved), settings.hint,
+                    settings.steps)
     record = photo_record(label, reading, solved, settings.check, advice)
     if solved.status != "solved":
         return Result(record, None, photo.header)

@@ -176,3 +176,17 @@ def test_a_hint_asked_for_a_full_board_draws_nothing_on_the_photo():
     assert np.array_equal(result.image, image)  # no digit, no ring
     shown = solve_photo(image, Settings(hint=True), board=PUZZLE)
     assert shown.record.extra["hint"]["technique"] and not np.array_equal(shown.image, image)
+
+
+def test_a_board_with_several_solutions_given_for_a_photo_is_multiple_not_an_error():
+    # advice (the grade, which may use uniqueness) was asked of a board with two
+    # solutions: "internal error (NoSolution ...)", and the photo lost
+    from pipeline.settings import Settings
+    from pipeline.stages import solve_photo
+    from tests.synth import flat_grid
+
+    image = cv2.cvtColor(flat_grid(PUZZLE), cv2.COLOR_GRAY2BGR)
+    loose = "0" * 30 + PUZZLE[30:]
+    for settings in (Settings(), Settings(hint=True), Settings(steps=True)):
+        rec = solve_photo(image, settings, board=loose).record
+        assert rec.status == "multiple" and "internal" not in rec.message, rec.message

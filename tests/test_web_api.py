@@ -85,6 +85,16 @@ def test_a_typed_board_is_solved_without_a_photo(client):
     assert rec["solution"] == PUZZLE_SOLUTION
 
 
+def test_a_check_box_saying_neither_yes_nor_no_is_refused_not_read_as_no(client):
+    # check=maybe was read as unticked: the answer carried the solution
+    for value in ("maybe", "2"):
+        answer = client.post("/api/solve", data={"board": PUZZLE, "check": value})
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_field"
+    for value, hidden in (("0", False), ("off", False), ("", False), ("Yes", True)):
+        rec = client.post("/api/solve", data={"board": PUZZLE, "check": value}).json()
+        assert (rec["solution"] is None) == hidden, value
+
+
 def test_check_mode_reveals_no_solution_for_a_typed_board(client):
     # the check was dropped on the way to a typed board's solver: the solution came back
     for rec in (client.post("/api/solve", json={"board": PUZZLE, "check": True}).json(),

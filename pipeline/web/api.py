@@ -42,6 +42,7 @@ NAME_MAX = 120  # characters of an upload's file name kept as its record's "inpu
 FORM_LIMITS = {"max_files": 1, "max_fields": 6, "max_part_size": MAX_FIELD_BYTES}
 TYPED = "board"  # the record's "input" for a board typed without a photo
 YES = ("1", "true", "on", "yes")  # a form field's ways of saying a check box is ticked
+NO = ("", "0", "false", "off", "no")  # ... and is not
 
 
 class Refused(Exception):
@@ -159,8 +160,18 @@ def _board(text: Any, alphabet: Any = None) -> str:
 
 
 def _ticked(value: Any) -> bool:
-    """A form field's check box: ticked when it says so."""
-    return isinstance(value, str) and value.strip().lower() in YES
+    """A form field's check box: ticked when it says so, not when absent or saying no; any
+    other value is refused (read as unticked, a 'check' the client meant would show the
+    solution)."""
+    if value is None:
+        return False
+    said = value.strip().lower() if isinstance(value, str) else None
+    if said in YES:
+        return True
+    if said in NO:
+        return False
+    raise Refused(400, "bad_field", "'check' and 'hint' must be 1, true, on or yes (or 0,"
+                  " false, off, no, or left out)")
 
 
 @dataclass(frozen=True)
