@@ -33,6 +33,10 @@ class Settings:
     size: str = "auto"  # one of SIZE_BOXES: the grid sizes looked for in a photo
 
     def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine {self.engine!r}: use one of {', '.join(ENGINES)}")
+        if self.size not in SIZE_BOXES:
+            raise ValueError(f"size {self.size!r}: use one of {', '.join(SIZE_BOXES)}")
         clash = clashing(self.check, self.hint, self.steps)
         if clash:
             raise ValueError(clash)

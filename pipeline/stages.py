@@ -155,17 +155,47 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
     """The decoded photo, from a path, bytes or an array of pixels (raises UnreadableImage)."""
     if isinstance(source, np.ndarray):
-        return Photo(source, Header("array", source.shape[1], source.shape[0]))
+        pixels = eight_bit(source)
+        return Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
     if isinstance(source, bytes | bytearray | memoryview):
         return decode_photo(bytes(source), max_pixels)
+    if not isinstance(source, str | os.PathLike):
+        raise UnreadableImage(f"a {type(source).__name__} is no photo: give a file's path, its"
+                              " bytes, or its pixels as an array")
     return load_photo(Path(source), max_pixels)
+
+
+def eight_bit(pixels: np.ndarray) -> np.ndarray:
+    """An array given as a photo as the stages read one: 8-bit grey (H, W) or BGR(A)
+    (H, W, 3 or 4); (H, W, 1) as grey, 16 bits by their high byte, floats as 0-1 when none
+    is over 1 (else 0-255), booleans as black and white. The array itself when it is so
+    already (raises UnreadableImage for a shape or type no photo has)."""
+    if pixels.ndim == 3 and pixels.shape[2] == 1:
+        pixels = pixels[:, :, 0]
+    if pixels.ndim not in (2, 3) or (pixels.ndim == 3 and pixels.shape[2] not in (3, 4)) \
+            or min(pixels.shape[:2]) == 0:
+        raise UnreadableImage(f"an array of shape {pixels.shape} is no photo: give H x W"
+                              " (grey), H x W x 3 (BGR) or H x W x 4 (BGRA)")
+    if pixels.dtype == np.uint8:
+        return pixels
+    if pixels.dtype == np.bool_:
+        return pixels.astype(np.uint8) * 255
+    if pixels.dtype == np.uint16:
+        return (pixels >> 8).astype(np.uint8)
+    if np.issubdtype(pixels.dtype, np.floating):
+        values = np.nan_to_num(pixels.astype(np.float32))
+        scale = 255.0 if values.size and values.max() <= 1.0 else 1.0
+        return np.clip(values * scale + 0.5, 0, 255).astype(np.uint8)
+    if np.issubdtype(pixels.dtype, np.integer):
+        return np.clip(pixels, 0, 255).astype(np.uint8)
+    raise UnreadableImage(f"an array of {pixels.dtype} is no photo: give 8-bit pixels")
 
 
 def _label(source: PhotoSource) -> str:
     """The record's `input` for a source with no name given."""
-    if isinstance(source, np.ndarray | bytes | bytearray | memoryview):
-        return "<photo>"
-    return os.fspath(source)
+    if isinstance(source, str | os.PathLike):
+        return os.fspath(source)
+    return "<photo>"
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -170,3 +171,29 @@ def test_solver_fuzz_is_bounded(cells, density):
         assert is_solution_of(outcome.solution, board)
     if outcome.status == "unsolvable":  # no grid at all keeps these givens
         assert outcome.solution is None
+
+
+def test_arrays_of_every_common_kind_are_read_and_others_refused_in_a_sentence():
+    # (H, W, 1) raised a broadcasting error, a 1-D array an IndexError, and floats or
+    # 16 bits were read as no grid at all
+    from pipeline.stages import eight_bit, solve_photo
+
+    image, _ = photo()
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    for pixels in (grey[:, :, None], image.astype(np.float64), image / 255.0,
+                   image.astype(np.uint16) * 257, image.astype(np.int64)):
+        assert solve_photo(pixels).record.status == "solved", pixels.dtype
+    assert np.array_equal(eight_bit(image.astype(np.uint16) * 257), image)
+    assert eight_bit(image) is image  # 8 bits: used as given, never copied or changed
+    for junk in (np.zeros(100, np.uint8), np.array(5), np.zeros((9, 9, 2), np.uint8),
+                 np.zeros((0, 9), np.uint8), None, [1, 2]):
+        rec = solve_photo(junk).record
+        assert rec.status == "unreadable" and "is no photo" in rec.message, junk
+
+
+def test_settings_refuse_what_no_option_gives():
+    from pipeline.settings import Settings
+
+    for wrong in ({"size": "12"}, {"engine": "foo"}, {"check": True, "steps": True}):
+        with pytest.raises(ValueError):
+            Settings(**wrong)
