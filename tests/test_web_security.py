@@ -136,3 +136,12 @@ def test_no_request_makes_the_server_fail(client, body, content_type):
 def test_after_all_that_the_server_still_serves(client):
     answer = client.post("/api/solve", json={"board": PUZZLE})
     assert answer.status_code == 200 and answer.json()["status"] == "solved"
+
+
+def test_a_server_on_another_loopback_address_answers_the_name_its_banner_gives():
+    # bound to 127.0.0.2 it printed http://127.0.0.2:PORT/ and refused that very Host
+    from pipeline.web.server import allowed_hosts
+
+    assert "127.0.0.2" in allowed_hosts("127.0.0.2")
+    assert "[::1]" in allowed_hosts("::1") and "evil.example" not in allowed_hosts("127.0.0.1")
+    assert allowed_hosts("0.0.0.0") == ("*",)

@@ -30,14 +30,23 @@ WARNING = ("anyone on this network can open this page and send photos (there is 
            "password): use it on a network you trust, and stop it with Ctrl-C when done")
 
 
+def allowed_hosts(host: str) -> tuple[str, ...]:
+    """The Host headers a server bound to `host` answers: on loopback, the names of this
+    computer and the address it was given (the one its banner shows; a page asked for by
+    another name may be a DNS rebinding attack), elsewhere any."""
+    if not network.is_loopback(host):
+        return ("*",)
+    bare = host.strip("[]")
+    return tuple(dict.fromkeys((*LOOPBACK_NAMES, f"[{bare}]" if ":" in bare else bare)))
+
+
 def run(config: ServerConfig, out: TextIO = sys.stdout) -> int:
     """Serve until interrupted; the exit code (raises UsageError, MissingDependency)."""
     engine_named(config.engine)  # a missing dependency stops here, not in a worker
     sock = listen(config.host, config.port)
     try:
         port = sock.getsockname()[1]
-        hosts = LOOPBACK_NAMES if network.is_loopback(config.host) else ("*",)
-        config = replace(config, port=port, allowed_hosts=hosts)
+        config = replace(config, port=port, allowed_hosts=allowed_hosts(config.host))
         for line in banner(config, colour=out.isatty()):
             print(line, file=out, flush=True)
         server = uvicorn.Server(uvicorn.Config(
