@@ -158,10 +158,15 @@ def test_sweeps_at_once_and_photos_removed_meanwhile_do_not_fail(tmp_path):
     assert len(list(store.root.iterdir())) <= 5
 
 
-def test_uploads_together_share_one_sweep(tmp_path):
-    store = ResultStore(parent=tmp_path, max_count=0)
+def test_uploads_together_share_one_sweep_while_within_the_limits(tmp_path):
+    store = ResultStore(parent=tmp_path, max_count=2, max_bytes=1000)
     store.create()
-    assert store.prune_soon() == 1
+    assert store.prune_soon() == 0  # a sweep: nothing to remove
     store.create()
-    assert store.prune_soon() == 0  # within PRUNE_INTERVAL of the last sweep
-    assert store.prune() == 1
+    assert store.prune_soon() == 0  # within PRUNE_INTERVAL of it, and within the limits
+    store.create()  # a burst over max_count: swept at once (it went a tenth over)
+    assert store.prune_soon() == 1 and len(list(store.root.iterdir())) == 2
+    entry = store.create()
+    (entry.folder / "photo").write_bytes(b"x" * 2000)
+    store.grew(2000)  # over max_bytes too
+    assert store.prune_soon() >= 1

@@ -196,6 +196,7 @@ async def _upload(request: Request, photo: UploadFile, board: str | None,
     with store.hold(entry):
         try:
             size = await asyncio.to_thread(_save, photo.file, entry.photo)
+            store.grew(size)
             if size == 0:
                 raise Refused(400, "empty", "the photo sent is empty (0 bytes)")
             reason = await asyncio.to_thread(not_an_image, entry.photo)

@@ -76,6 +76,8 @@ class ResultStore:
         self._lock = threading.Lock()
         self._pruning = threading.Lock()
         self._pruned = float("-inf")  # time.monotonic() of the last sweep
+        self._swept = (0, 0)  # photos and bytes the last sweep left
+        self._since = [0, 0]  # photos made and bytes saved since (what it cannot know)
         self._remove = weakref.finalize(self, shutil.rmtree, str(self.root), True)  # at exit
 
     def create(self) -> Entry:
@@ -83,7 +85,14 @@ class ResultStore:
         entry_id = secrets.token_urlsafe(ID_BYTES)
         folder = self.root / entry_id
         folder.mkdir(mode=0o700)
+        with self._lock:
+            self._since[0] += 1
         return Entry(entry_id, folder)
+
+    def grew(self, size: int) -> None:
+        """Note `size` bytes saved into an entry (`prune_soon` weighs them)."""
+        with self._lock:
+            self._since[1] += size
 
     def get(self, entry_id: str) -> Entry | None:
         """The entry of an id given from outside, or None (malformed, unknown, or removed);
@@ -144,8 +153,14 @@ class ResultStore:
 
     def prune_soon(self) -> int:
         """`prune`, unless a sweep ran within the last PRUNE_INTERVAL s (uploads at once
-        share one) or one is running now; how many photos went."""
-        if time.monotonic() - self._pruned < PRUNE_INTERVAL:
+        share one) and what was made since keeps the folder within its limits, or a sweep
+        is running now; how many photos went. (A burst of uploads went a tenth over
+        `max_count` and `max_bytes` until the next sweep.)"""
+        with self._lock:
+            photos, size = (done + since for done, since in zip(self._swept, self._since,
+                                                                 strict=True))
+        within = photos <= self.max_count and size <= self.max_bytes
+        if within and time.monotonic() - self._pruned < PRUNE_INTERVAL:
             return 0
         return self.prune()
 
@@ -183,6 +198,8 @@ class ResultStore:
                 continue
             shutil.rmtree(self.root / entry_id, ignore_errors=True)
             count, total, removed = count - 1, total - size, removed + 1
+        with self._lock:
+            self._swept, self._since = (count, total), [0, 0]
         return removed
 
     def close(self) -> None:
