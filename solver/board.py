@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .alphabet import Alphabet, choose
-from .size import Size, size_for_cells
+from .size import Size, size_for_cells, size_for_side
 
 SEPARATORS = "|+=:"
 DROP_SEPARATORS = str.maketrans("", "", SEPARATORS)
@@ -51,6 +51,12 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
     Raises ValueError with the reason when the text is not one board."""
     if not isinstance(text, str):
         raise ValueError(f"a board must be text, not {type(text).__name__}")
+    if isinstance(size, int):  # the side, as people say it: 9 for 9x9
+        size = size_for_side(size)
+    elif size is not None and not isinstance(size, Size):
+        raise ValueError(f"size: give a Size or the side (4, 9, 16, 25), not {size!r}")
+    if alphabet is not None and not isinstance(alphabet, str):
+        raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits'), not {alphabet!r}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
     raw = "".join("".join(lines).split()).translate(DROP_SEPARATORS)
     if size is None:
@@ -141,7 +147,8 @@ def givens(board: str) -> int:
 
 
 def is_solution_of(solution: str, board: str) -> bool:
-    """True when `solution` is a complete valid grid that keeps every given of `board`."""
+    """True when `solution` is a complete valid grid that keeps every given of `board`
+    (canonical strings; the board's empty cells may be written '0', '.', '_' or '-')."""
     if len(solution) != len(board) or "0" in solution:
         return False
     try:
@@ -150,5 +157,5 @@ def is_solution_of(solution: str, board: str) -> bool:
         return False
     if any(ch not in size.symbols for ch in solution) or conflicts(solution, size):
         return False
-    return all(b in ("0", s) for b, s in zip(board, solution, strict=True))
+    return all(b in "0._-" or b == s for b, s in zip(board, solution, strict=True))
 

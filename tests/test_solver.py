@@ -526,3 +526,15 @@ def test_count_finds_the_second_solution_of_a_swappable_rectangle(seed):
         assert count_solutions(board, 2) == 2
         assert count_solutions(board, 3) == brute_force_count(board, 3)
         assert analyse(board).status == "multiple"
+
+
+def test_size_as_a_side_and_wrong_argument_types_said_plainly():
+    # size=9 raised AttributeError deep inside; alphabet=5 too
+    from solver import is_solution_of, solve
+
+    dotted = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    solution = solve(dotted, size=9)
+    assert solution == solve(dotted) and is_solution_of(solution, dotted)  # '.' blanks too
+    for wrong in ({"size": "9"}, {"alphabet": 5}, {"size": 10}):
+        with pytest.raises(ValueError):
+            solve(dotted, **wrong)
