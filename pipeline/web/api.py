@@ -113,7 +113,7 @@ async def _from_json(request: Request) -> Response:
             async for chunk in request.stream():
                 body += chunk
                 if len(body) > MAX_FIELD_BYTES:
-                    raise TooLarge(MAX_FIELD_BYTES)
+                    raise TooLarge(MAX_FIELD_BYTES, "a JSON request", option=False)
     except TimeoutError:
         raise Refused(408, "too_slow", f"the request took more than {UPLOAD_TIME_LIMIT:g} s") \
             from None

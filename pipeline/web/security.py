@@ -45,9 +45,9 @@ def error(status: int, code: str, message: str, headers: dict | None = None) -> 
 class TooLarge(HTTPException):
     """The request's body is over the upload limit."""
 
-    def __init__(self, limit: int):
-        super().__init__(413, f"the upload is larger than the limit of {format_size(limit)} "
-                              "(see snapsolve serve --max-upload)")
+    def __init__(self, limit: int, what: str = "the upload", option: bool = True):
+        see = " (see snapsolve serve --max-upload)" if option else ""
+        super().__init__(413, f"{what} is larger than the limit of {format_size(limit)}{see}")
 
 
 class BodyLimit:
