@@ -186,8 +186,8 @@ def snapsolve(
             if paths:
                 raise _usage("give either photos or --puzzle, not both")
             if output is not None or report_file is not None:
-                raise _usage("--output and --report go with photos, not --puzzle (use --json"
-                             " for a record a puzzle)")
+                raise _usage("--output and --report go with photos, not --puzzle (--json"
+                             " gives a puzzle's record)")
             return _puzzles(puzzle, as_json, hint, steps, all_solutions, alphabet, check)
         if all_solutions is not None or alphabet is not None:
             raise _usage("--all and --alphabet go with --puzzle")

@@ -147,17 +147,20 @@ def _quiet_stderr(quiet: bool) -> Iterator[None]:
         yield
         return
     try:
-        saved, devnull = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+        saved = os.dup(2)
     except OSError:  # no stderr to quiet
         yield
         return
     try:
-        os.dup2(devnull, 2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
         yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-        os.close(devnull)
 
 
 def cut_short(jpeg: bytes) -> bool:

@@ -14,7 +14,6 @@ DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so the settings n
 
 DEFAULT_TIMEOUT = 60.0  # s per photo: ample for a 12 MP photo on a slow machine
 ENGINES = ("builtin", "tesseract")
-
 SIZE_BOXES = {"auto": (3, 4), "9": (3,), "16": (4,)}  # --size: the box sides of the board
 # sizes looked for in a photo, in the order tried (auto: 16x16 only when no 9x9 is sure)
 
