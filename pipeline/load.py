@@ -130,7 +130,8 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
         )
     if header.format == "jpeg" and cut_short(data):
         header = replace(header, cut_short=True)
-    with _quiet_stderr(header.cut_short):  # libjpeg's "Corrupt JPEG data": said our way
+    with _quiet_stderr():  # the codecs' own complaints ("Corrupt JPEG data", "libpng
+        # error", "TIFF_Error"): the record says what is wrong, in a sentence
         image = _decode(data)
         if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
             image = _decode(data + b"\xff\xd9")  # a truncated JPEG: keep the rows that arrived
@@ -140,12 +141,9 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
 
 
 @contextlib.contextmanager
-def _quiet_stderr(quiet: bool) -> Iterator[None]:
-    """With `quiet`, the process's stderr (file descriptor 2, where libjpeg writes its
+def _quiet_stderr() -> Iterator[None]:
+    """The process's stderr (file descriptor 2, where the image codecs write their
     warnings) sent to /dev/null within the block."""
-    if not quiet:
-        yield
-        return
     try:
         saved = os.dup(2)
     except OSError:  # no stderr to quiet
