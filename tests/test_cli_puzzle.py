@@ -101,3 +101,12 @@ def test_a_puzzle_file_saved_with_a_bom_and_a_folder_named_as_one(cli, tmp_path)
     assert rec["status"] == "solved"
     run = cli("--puzzle", tmp_path)
     assert run.code == 1 and "a folder, not a file" in run.err
+
+
+def test_photo_options_with_a_typed_puzzle_are_refused_and_counts_agree(cli, tmp_path):
+    # --output and --report were silently ignored with --puzzle; "1 givens"
+    for option in ("--output", "--report"):
+        run = cli("--puzzle", PUZZLE, option, tmp_path / "x.csv")
+        assert run.code == 1 and "go with photos" in run.err
+    (rec,) = cli("--json", "--puzzle", "5" + "0" * 80).records
+    assert rec["status"] == "multiple" and "1 given)" in rec["message"]
