@@ -3,6 +3,7 @@ write it, any size (4x4 to 25x25) and alphabet (see board.py and alphabet.py).""
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 
 from .alphabet import Alphabet
@@ -58,6 +59,15 @@ class Outcome:
         return f"gave up after {self.nodes} search steps without an answer"
 
 
+def _whole(name: str, value: object) -> int:
+    """`value` as an int when it is a whole number, NumPy's too (raises ValueError naming
+    `name` otherwise: the C search would raise a TypeError from deep inside)."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from None
+
+
 def analyse(
     puzzle: str,
     limit: int = 2,
@@ -68,7 +78,8 @@ def analyse(
     """Parse, check the givens, and search for up to `limit` solutions (raises ValueError
     for text that is no board)."""
     read = read_board(puzzle, size, alphabet)
-    board, limit = read.board, max(1, limit)
+    board, limit = read.board, max(1, _whole("limit", limit))
+    max_nodes = _whole("max_nodes", max_nodes)
     shared = {"limit": limit, "alphabet": read.alphabet}
     try:
         found, nodes = find_solutions(board, limit, max_nodes, read.size)
@@ -101,6 +112,7 @@ def count_solutions(
 ) -> int:
     """How many solutions the board has, counting no further than `limit`."""
     read = read_board(puzzle, size, alphabet)
+    limit = _whole("limit", limit)
     if limit <= 0:
         return 0
     found, _ = find_solutions(read.board, limit, UNBOUNDED_NODES, read.size)

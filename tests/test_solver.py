@@ -538,3 +538,15 @@ def test_size_as_a_side_and_wrong_argument_types_said_plainly():
     for wrong in ({"size": "9"}, {"alphabet": 5}, {"size": 10}):
         with pytest.raises(ValueError):
             solve(dotted, **wrong)
+
+
+def test_counts_and_limits_must_be_whole_numbers():
+    import numpy as np
+
+    board = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    assert count_solutions(board, limit=np.int64(2)) == 1  # NumPy's ints are whole numbers
+    for wrong in (2.5, "2", None):
+        with pytest.raises(ValueError, match="whole number"):
+            count_solutions(board, limit=wrong)
+    with pytest.raises(ValueError, match="max_nodes"):
+        analyse(board, max_nodes=None)
