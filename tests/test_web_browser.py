@@ -209,6 +209,38 @@ def test_a_hint_shows_the_next_step_instead_of_the_solution(page, running, tmp_p
     assert "".join(shown) == SMALL_SOLUTION
 
 
+def test_typing_the_hinted_digit_gives_the_next_hint_not_the_solution(page, running, tmp_path):
+    # the fix after a hint asked for the solution: the photo was redrawn with every digit
+    page.goto(running.url)
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    page.click("#hint")
+    expect(page.locator("#status-title")).to_have_text("The next step", timeout=WAIT_MS)
+    said = page.locator("#status-message").text_content()
+    row, col, digit = re.search(r"r(\d)c(\d) must be (\d)", said).groups()
+    page.click(f"#board [data-cell='{9 * (int(row) - 1) + int(col) - 1}']")
+    page.click(f"#pad [data-value='{digit}']")
+    expect(page.locator("#status-message")).not_to_contain_text(said[:12], timeout=WAIT_MS)
+    expect(page.locator("#status-title")).to_have_text("The next step")
+    shown = "".join(page.eval_on_selector_all("#board .cell", "cs => cs.map(c => c.textContent"
+                                                               " || '0')"))
+    assert shown.count("0") == SMALL_BOARD.count("0") - 1  # the user's digit, no solution
+
+
+def test_a_zoomed_photo_scrolls_in_its_frame_not_the_page(page, running, tmp_path):
+    # the page grew as wide as the zoomed photo (1090 px on a 390 px phone), and "fit"
+    # did not bring it back
+    page.goto(running.url)
+    page.set_input_files("#camera", str(tmp_path_copy(tmp_path)))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    wait_for_image(page)
+    width = "() => document.documentElement.scrollWidth"
+    for _ in range(3):
+        page.click("#zoom-in")
+    assert page.evaluate(width) <= PHONE["width"]
+    assert page.evaluate("() => document.getElementById('viewer').scrollWidth") > PHONE["width"]
+
+
 def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):
     page.goto(running.url)
     page.click("#type-board")

@@ -22,7 +22,7 @@ const TITLES = {
   hint: "The next step",
 };
 const ADVICE = {
-  multiple: "A digit was probably missed: tap the empty cell that has a digit on the paper and type it.",
+  multiple: "Tap the empty cell that has a digit on the paper and type it.",
   invalid: "The cells in red clash: tap the one that was misread and type the right digit, or clear it.",
   unsolvable: "A digit was probably misread: compare the board with the paper and fix the wrong cell.",
   no_grid: "Take the photo again with the whole grid in view, flat and lit evenly, or type the board.",
@@ -37,6 +37,8 @@ const page = {
   record: null,
   fixed: new Set(),
   pending: null, // the request in flight for a fix (aborted by the next fix)
+  uploads: 0, // photos sent so far: an answer for any but the last is dropped
+  hinting: false, // a hint was asked: fixes answer with the next one, not the solution
   timer: 0,
   maxUpload: null,
 };
@@ -116,6 +118,8 @@ fetch("/api/health").then((r) => r.json()).then((h) => { page.maxUpload = h.max_
 async function send(file) {
   clearTimeout(page.timer);
   page.pending?.abort();
+  const mine = ++page.uploads; // a photo chosen while another uploads replaces it
+  page.hinting = false;
   if (page.localUrl) URL.revokeObjectURL(page.localUrl);
   Object.assign(page, { file, localUrl: URL.createObjectURL(file), photoId: null, read: null, record: null });
   page.fixed = new Set();
@@ -130,10 +134,12 @@ async function send(file) {
   let answer;
   for (let attempt = 0; ; attempt++) {
     answer = await upload(form);
+    if (mine !== page.uploads) return;
     if (answer.status !== 503 || attempt >= BUSY_RETRIES) break;
     const wait = Number(answer.retryAfter) || 2;
     progress(null, `The server is busy; trying again in ${wait} s…`);
     await new Promise((ok) => setTimeout(ok, wait * 1000));
+    if (mine !== page.uploads) return;
   }
   if (answer.status === 200) showRecord(answer.body, true);
   else showRefusal(answer.status, answer.body);
@@ -142,7 +148,10 @@ async function send(file) {
 // XMLHttpRequest, not fetch: it reports the upload's progress.
 function upload(form) {
   return new Promise((resolve) => {
+    page.sending?.abort();
     const xhr = new XMLHttpRequest();
+    page.sending = xhr;
+    xhr.addEventListener("abort", () => resolve({ status: -1, body: {} }));
     xhr.open("POST", "/api/solve");
     xhr.responseType = "json";
     xhr.upload.addEventListener("progress", (e) => {
@@ -152,7 +161,7 @@ function upload(form) {
     xhr.addEventListener("load", () => resolve({
       status: xhr.status, body: xhr.response || {}, retryAfter: xhr.getResponseHeader("Retry-After"),
     }));
-    xhr.addEventListener("error", () => resolve({ status: 0, body: { message: "could not reach snapsolve (is `snapsolve serve` still running?)" } }));
+    xhr.addEventListener("error", () => resolve({ status: 0, body: { message: "could not reach snapsolve (is snapsolve serve still running?)" } }));
     xhr.send(form);
   });
 }
@@ -173,11 +182,14 @@ function fix(next, cell, undo = false) {
     else page.fixed.delete(cell);
   }
   if (undo) page.fixed = new Set();
+  page.pending?.abort(); // its answer, for the board before this digit, would paint over it
+  page.pending = null;
   page.record = { ...page.record, board: next, solution: null, status: "pending" };
   paintBoard();
   $("board-busy").hidden = false;
   clearTimeout(page.timer);
-  page.timer = setTimeout(() => resolve(next), RESOLVE_DELAY);
+  page.timer = setTimeout(() => resolve(next, page.hinting && !$("show-solution").checked),
+    RESOLVE_DELAY);
 }
 
 // The board solved again (and the photo redrawn); with `hint`, the next logical step
@@ -186,7 +198,9 @@ async function resolve(next, hint = false) {
   page.pending?.abort();
   const pending = new AbortController();
   page.pending = pending;
-  const body = page.photoId ? { board: next, photo: page.photoId, check: checking() } : { board: next };
+  const body = page.photoId ? { board: next, photo: page.photoId } : { board: next };
+  if (checking()) body.check = true;
+  page.hinting = hint;
   if (hint) {
     body.hint = true;
     $("show-solution").checked = false;
@@ -196,14 +210,14 @@ async function resolve(next, hint = false) {
     let response = await post(body, pending.signal);
     if (response.status === 404 && page.photoId) { // the photo expired: solve the board alone
       page.photoId = null;
-      response = await post({ board: next }, pending.signal);
+      response = await post({ ...body, photo: undefined }, pending.signal);
     }
     const data = await response.json();
     if (page.pending !== pending) return;
     if (response.ok) showRecord(data, false);
     else showRefusal(response.status, data, true);
   } catch (err) {
-    if (err.name !== "AbortError") showRefusal(0, { message: "could not reach snapsolve (is `snapsolve serve` still running?)" }, true);
+    if (err.name !== "AbortError") showRefusal(0, { message: "could not reach snapsolve (is snapsolve serve still running?)" }, true);
   } finally {
     if (page.pending === pending) $("board-busy").hidden = true;
   }
@@ -218,6 +232,7 @@ function post(body, signal) {
 function typeBoard(n = 9) {
   clearTimeout(page.timer);
   page.pending?.abort();
+  page.hinting = false;
   Object.assign(page, { file: null, photoId: null, read: null, record: null });
   page.fixed = new Set();
   showRecord({ status: "typing", board: emptyBoard(n), solution: null, message: "", corrections: [] }, true);
