@@ -276,7 +276,7 @@ function explain(rec) {
   if (rec.hint) {
     const where = page.photoId ? " It is drawn in green on your photo." : "";
     const text = rec.hint.explanation.replace(/([^.!?])$/, "$1."); // "r4c7 must be 5: ...": no capital
-    return `${text}${where} Tick “show the solution” for all of it.`;
+    return checking() ? `${text}${where}` : `${text}${where} Tick “show the solution” for all of it.`;
   }
   const parts = [rec.status === "solved" && rec.message === "solved"
     ? "The missing digits are written in red on your photo." : sentence(rec.message)];
@@ -323,7 +323,7 @@ function paintBoard() {
   $("board-hint").textContent = typing
     ? "Tap a cell, then a digit (or type it). The puzzle is solved as you go."
     : "A digit misread? Tap its cell, then the right digit (or Clear).";
-  $("undo").hidden = page.fixed.size === 0;
+  $("undo").hidden = page.fixed.size === 0 || !page.file; // a typed board: nothing read to go back to
   const corrected = new Set((rec.corrections || []).map((c) => cellIndex(c.cell, current)));
   const empty = emptyOf(Math.round(Math.sqrt(current.length)));
   const entries = rec.entries && rec.entries.length === current.length
