@@ -198,6 +198,7 @@ async function resolve(next, hint = false) {
   page.pending?.abort();
   const pending = new AbortController();
   page.pending = pending;
+  $("board-busy").hidden = false; // a hint or the check toggle waits as a fix does
   const body = page.photoId ? { board: next, photo: page.photoId } : { board: next };
   if (checking()) body.check = true;
   page.hinting = hint;
