@@ -8,10 +8,9 @@ separately because it is sometimes stale (the pipeline judges orientation from t
 
 from __future__ import annotations
 
-import contextlib
 import os
 import struct
-from collections.abc import Iterator
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -130,7 +129,7 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
         )
     if header.format == "jpeg" and cut_short(data):
         header = replace(header, cut_short=True)
-    with _quiet_stderr():  # the codecs' own complaints ("Corrupt JPEG data", "libpng
+    with _quiet_stderr:  # the codecs' own complaints ("Corrupt JPEG data", "libpng
         # error", "TIFF_Error"): the record says what is wrong, in a sentence
         image = _decode(data)
         if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
@@ -140,25 +139,43 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
     return Photo(image, header)
 
 
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
+class _QuietStderr:
     """The process's stderr (file descriptor 2, where the image codecs write their
-    warnings) sent to /dev/null within the block."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no stderr to quiet
-        yield
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 2)
-        finally:
-            os.close(devnull)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
+    warnings) sent to /dev/null while any thread is inside: the first in points it there,
+    the last out restores it (threads that each saved and restored it on their own could
+    leave /dev/null in place for good)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._inside = 0
+        self._saved = -1  # the real stderr, duplicated, while some thread is inside
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self._inside += 1
+            if self._inside > 1:
+                return
+            try:
+                self._saved = os.dup(2)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+            except OSError:  # no stderr to quiet, or no /dev/null
+                return
+            try:
+                os.dup2(devnull, 2)
+            finally:
+                os.close(devnull)
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._inside -= 1
+            if self._inside or self._saved < 0:
+                return
+            os.dup2(self._saved, 2)
+            os.close(self._saved)
+            self._saved = -1
+
+
+_quiet_stderr = _QuietStderr()
 
 
 def cut_short(jpeg: bytes) -> bool:

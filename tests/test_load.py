@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
@@ -125,3 +126,15 @@ def test_image_names():
 
     assert is_image_name(Path("a/B.JPG")) and is_image_name(Path("x.webp"))
     assert not is_image_name(Path("x.solved.jpg")) and not is_image_name(Path("notes.txt"))
+
+
+def test_stderr_is_back_after_threads_decode_at_once():
+    # each thread saving and restoring stderr on its own could leave /dev/null in its place
+    from concurrent.futures import ThreadPoolExecutor
+
+    data = cv2.imencode(".jpg", np.full((600, 800, 3), 90, np.uint8))[1].tobytes()
+    before = os.fstat(2)
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda _: decode_photo(data[: len(data) // 2]), range(64)))
+    after = os.fstat(2)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
