@@ -37,6 +37,7 @@ const page = {
   record: null,
   fixed: new Set(),
   pending: null, // the request in flight for a fix (aborted by the next fix)
+  sending: null, // the photo's upload in flight (aborted by the next photo)
   uploads: 0, // photos sent so far: an answer for any but the last is dropped
   hinting: false, // a hint was asked: fixes answer with the next one, not the solution
   timer: 0,
