@@ -109,13 +109,17 @@ def _webp_header(data: bytes) -> Header:
 
 
 def load_photo(path: Path, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
-    """Read and decode a photo file, refusing anything that is not a sane image."""
-    return decode_photo(_read_bytes(path), max_pixels)
+    """Read and decode a photo file, refusing anything that is not a sane image (one too
+    large is pointed to the command's --max-pixels)."""
+    return decode_photo(_read_bytes(path), max_pixels, too_large="see --max-pixels")
 
 
-def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
+def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS,
+                 too_large: str = "a smaller copy of the photo will do") -> Photo:
     """Decode a photo's bytes, refusing anything that is not a sane image: its size is read
-    from the header first, so a decompression bomb is refused without being decoded."""
+    from the header first, so a decompression bomb is refused without being decoded.
+    `too_large`: what the refusal of a photo over `max_pixels` advises (bytes come from the
+    phone page or the library, where no --max-pixels is to be had)."""
     if not data:
         raise UnreadableImage("the file is empty")
     header = read_header(data)
@@ -125,7 +129,7 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> Photo:
     if pixels > max_pixels:
         raise UnreadableImage(
             f"the image is {header.width}x{header.height} ({_megapixels(pixels)}), "
-            f"more than the limit of {_megapixels(max_pixels)} (see --max-pixels)"
+            f"more than the limit of {_megapixels(max_pixels)} ({too_large})"
         )
     if header.format == "jpeg" and cut_short(data):
         header = replace(header, cut_short=True)

@@ -40,6 +40,18 @@ def test_pixel_limit_is_configurable(tmp_path):
     assert load_photo(path, max_pixels=10000).pixels.shape == (100, 100, 3)
 
 
+def test_too_large_a_photo_is_advised_by_where_it_came_from(tmp_path):
+    """A file named on the command line points to --max-pixels; bytes (the phone page, the
+    library) have no such option, and are told to send a smaller copy."""
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), np.zeros((100, 100, 3), np.uint8))
+    with pytest.raises(UnreadableImage, match="see --max-pixels"):
+        load_photo(path, max_pixels=5000)
+    with pytest.raises(UnreadableImage, match="smaller copy") as refused:
+        decode_photo(path.read_bytes(), max_pixels=5000)
+    assert "--max-pixels" not in str(refused.value)
+
+
 @pytest.mark.parametrize(
     ("content", "reason"),
     [(b"", "empty"), (b"hello, I am text", "not an image"), (b"\xff\xd8\xff\xe0\x00", "damaged")],

@@ -98,6 +98,9 @@ def test_a_photo_taken_is_solved_and_a_cell_fixed(page, running, tmp_path):
     page.click("#pad [data-value='4']")
     expect(page.locator("#status-title")).to_have_text("Some digits clash", timeout=WAIT_MS)
     assert "clash" in (page.locator("#board [data-cell='0']").get_attribute("class") or "")
+    # the clash stays in sight on the cell being fixed (selected cells have their own colour)
+    assert "selected" in (page.locator("#board [data-cell='0']").get_attribute("class") or "")
+    assert cell_background(page, 0) == cell_background(page, "clash")
     # ... is fixed by clearing the cell: the board is solved and the photo drawn again.
     page.click("#board [data-cell='0']")
     page.click("#pad [data-value='0']")
@@ -105,6 +108,17 @@ def test_a_photo_taken_is_solved_and_a_cell_fixed(page, running, tmp_path):
     expect(page.locator("#photo")).not_to_have_attribute("src", first_image)
     page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
     assert board_text(page) == SMALL_BOARD
+
+
+def cell_background(page, cell: int | str) -> str:
+    """The computed background of a board cell, or of a fresh cell with that class."""
+    if isinstance(cell, int):
+        return page.eval_on_selector(f"#board [data-cell='{cell}']",
+                                     "c => getComputedStyle(c).backgroundColor")
+    return page.evaluate("""name => { const d = document.createElement('div');
+        d.className = 'cell ' + name; document.getElementById('board').appendChild(d);
+        const colour = getComputedStyle(d).backgroundColor; d.remove(); return colour; }""",
+                         cell)
 
 
 def test_check_mode_shows_no_digit_not_on_the_paper(page, running, tmp_path):
