@@ -7,7 +7,16 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._image import BAND, WORK_SIDE, downscale, grey_and_small, shrunk, to_grey
+from pipeline._image import (
+    BAND,
+    BOX_STEP,
+    WORK_SIDE,
+    box_means,
+    downscale,
+    grey_and_small,
+    shrunk,
+    to_grey,
+)
 from pipeline.square import OVERSAMPLE, SQUARE, _grid_region
 
 
@@ -24,6 +33,35 @@ def test_a_whole_factor_takes_the_rounded_mean_of_each_block(shape, factor):
     small = shrunk(grey, factor)
     assert small.shape == (shape[0] // factor, shape[1] // factor)
     assert np.abs(small - block_means(grey, factor)).max() <= 0.5 + 1e-9
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (9, 13), (101, 57), (602, 1201)])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_shrink_by_three_is_inter_areas_pixel_for_pixel(shape, seed):
+    """The box filter's means (`box_means`) are OpenCV's INTER_AREA values, not only
+    within half a level of the block means; the view of a larger image too."""
+    rng = np.random.default_rng(seed)
+    grey = rng.integers(0, 256, (shape[0] + 5, shape[1] + 7), dtype=np.uint8)[2:, 3:]
+    if seed == 2:  # paper and ink: long runs of equal and nearly equal levels
+        grey = np.where(grey > 40, 200 + grey % 5, grey // 8).astype(np.uint8)
+    h, w = grey.shape[0] // BOX_STEP, grey.shape[1] // BOX_STEP
+    area = cv2.resize(grey[: h * 3, : w * 3], (w, h), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(shrunk(grey, BOX_STEP), area)
+    assert np.array_equal(box_means(grey[: h * 3, : w * 3], BOX_STEP), area)
+    assert shrunk(grey, 6).shape == (grey.shape[0] // 6, grey.shape[1] // 6)
+
+
+def test_every_sum_of_nine_levels_rounds_as_inter_area_does():
+    """Each block sum 0..2295 (nine levels) once: the box filter and INTER_AREA round its
+    ninth alike."""
+    sums = np.arange(9 * 255 + 1)
+    blocks = np.zeros((3, 3 * sums.size), np.uint8)
+    for k in range(9):  # spread each sum over its block's nine pixels, as evenly as may be
+        blocks[k // 3, k % 3 :: 3] = (sums + 8 - k) // 9
+    assert np.array_equal(blocks.reshape(3, -1, 3).sum(axis=(0, 2)), sums)
+    area = cv2.resize(blocks, (sums.size, 1), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(box_means(blocks, 3), area)
+    assert np.array_equal(area[0], np.floor(sums / 9 + 0.5).astype(np.uint8))
 
 
 @pytest.mark.parametrize("factor", [4, 6, 8])
