@@ -22,8 +22,8 @@ from .products import Drawing, Geometry
 
 CANVAS_MAX = 1600  # px: the flat square never needs more than this
 CANVAS_MIN = 64  # px: nor less than this
-TILE = 8  # px: the flat square's ink, and the photo's boxes to warp, are found in tiles this
-# size (small enough to leave out the paper between symbols, large enough to be few)
+TILE = 8  # px: the flat square's ink is found in tiles this size (small enough to leave out
+# the paper between symbols, large enough to be few)
 REACH = 2  # px of the flat square around ink that a bilinear sample can still draw from
 # (one pixel, plus OpenCV's 1/32 px rounding of sample positions, with room to spare)
 SPARSE_FROM = 1_000_000  # px: a grid's box smaller than this is warped whole (the boxes
@@ -75,49 +75,41 @@ def inked_boxes(
 ) -> list[tuple[int, int, int, int]]:
     """Disjoint boxes (x0, y0, x1, y1) of a width x height box of the photo, outside which
     the flat `plane` warped there by `flat_to_box` is zero (its pixels all sample paper):
-    the flat square's inked TILEs, grown by REACH, mapped into the box, gathered on a grid
-    of TILEs there, each group of touching tiles one box (boxes that overlap merged).
-    The whole box when it is small (SPARSE_FROM), when the boxes would cost about as much
-    (BOX_COST) or when the map is too oblique to bound; none when the plane is blank."""
+    the flat square's inked TILEs, each group of touching ones (a symbol, a ring) taken
+    as the rectangle around it, grown by REACH and mapped into the box, the box around
+    its four corners (a perspective map takes a rectangle to the quad of its corners);
+    boxes that overlap merged. The whole box when it is small (SPARSE_FROM), when the boxes
+    would cost about as much (BOX_COST), when there are more than MAX_BOXES groups or when
+    the map is too oblique to bound; none when the plane is blank."""
     width, height = size
     whole = [(0, 0, width, height)]
     if width * height < SPARSE_FROM:
         return whole
-    r, c = np.nonzero(tile_ink(plane))
-    if r.size == 0:
+    count, _, stats, _ = cv2.connectedComponentsWithStats(tile_ink(plane), connectivity=8)
+    if count == 1:
         return []
-    lo_x, lo_y = c * TILE - REACH, r * TILE - REACH
-    hi_x, hi_y = (c + 1) * TILE + REACH, (r + 1) * TILE + REACH
-    xs = np.concatenate([lo_x, hi_x, hi_x, lo_x]).astype(np.float64)
-    ys = np.concatenate([lo_y, lo_y, hi_y, hi_y]).astype(np.float64)
+    if count - 1 > MAX_BOXES:
+        return whole
+    c, r, w, h = (stats[1:count, :4].T * TILE).astype(np.float64)
+    lo_x, lo_y, hi_x, hi_y = c - REACH, r - REACH, c + w + REACH, r + h + REACH
+    xs = np.concatenate([lo_x, hi_x, hi_x, lo_x])
+    ys = np.concatenate([lo_y, lo_y, hi_y, hi_y])
     mapped = flat_to_box @ np.vstack([xs, ys, np.ones_like(xs)])
     if not (mapped[2] > NEAR_HORIZON).all():
         return whole
     px, py = (mapped[:2] / mapped[2]).reshape(2, 4, -1)
     if not (np.isfinite(px).all() and np.isfinite(py).all()):
         return whole
-    grid_w, grid_h = -(-width // TILE), -(-height // TILE)
-    tx0 = np.clip(np.floor(px.min(axis=0)) // TILE, 0, grid_w).astype(int)
-    ty0 = np.clip(np.floor(py.min(axis=0)) // TILE, 0, grid_h).astype(int)
-    tx1 = np.clip(np.ceil(px.max(axis=0)) // TILE + 1, 0, grid_w).astype(int)
-    ty1 = np.clip(np.ceil(py.max(axis=0)) // TILE + 1, 0, grid_h).astype(int)
-    cells = (grid_h + 1) * (grid_w + 1)  # each box's corners, +1/-1, in a summed-area table
-
-    def corner(ty: np.ndarray, tx: np.ndarray) -> np.ndarray:
-        return np.bincount(ty * (grid_w + 1) + tx, minlength=cells)
-
-    marks = corner(ty0, tx0) - corner(ty0, tx1) - corner(ty1, tx0) + corner(ty1, tx1)
-    marks = marks.reshape(grid_h + 1, grid_w + 1).cumsum(axis=0).cumsum(axis=1)
-    touched = (marks[:grid_h, :grid_w] > 0).astype(np.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(touched, connectivity=8)
-    if count - 1 > MAX_BOXES:
-        return whole
-    x, y, w, h = stats[1:count, :4].T
-    boxes = list(zip(x.tolist(), y.tolist(), (x + w).tolist(), (y + h).tolist(), strict=True))
+    x0 = np.clip(np.floor(px.min(axis=0)), 0, width).astype(int)
+    y0 = np.clip(np.floor(py.min(axis=0)), 0, height).astype(int)
+    x1 = np.clip(np.ceil(px.max(axis=0)) + 1, 0, width).astype(int)
+    y1 = np.clip(np.ceil(py.max(axis=0)) + 1, 0, height).astype(int)
+    seen = (x1 > x0) & (y1 > y0)  # a group mapped outside the box draws nothing in it
+    boxes = list(zip(x0[seen].tolist(), y0[seen].tolist(), x1[seen].tolist(),
+                     y1[seen].tolist(), strict=True))
     if not boxes:
         return []
-    ends = np.array([width, height, width, height])
-    boxes = [tuple(b) for b in np.minimum(np.array(disjoint(boxes)) * TILE, ends).tolist()]
+    boxes = disjoint(boxes)
     cost = sum((x1 - x0) * (y1 - y0) + BOX_COST for x0, y0, x1, y1 in boxes)
     return boxes if cost < width * height else whole
 
