@@ -11,19 +11,26 @@ flattened maps joined with the standardised features, a dense layer with ReLU, t
 heads: the ink class (3 logits, `products.Ink`) and the handwritten digit (9 logits, 1..9).
 Each head's logits are divided by its temperature (fitted on photos held back from
 training, so that the probabilities mean what they say; 1 when the weights carry none).
+
+Two such networks ship, trained apart (`PenCommittee`): a cell is read by both, and their
+probabilities combined.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ._cnn import _conv_block, _rows_by_offset, softmax
 from ._glyph import GLYPH
+from .products import Ink
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pen.npz"
+SECOND_PATH = MODEL_PATH.with_name("pen2.npz")  # a second run of training/train_pen.py, on
+# candidate notes drawn without their cell's frame (docs/benchmarks.md: the two together)
 
 
 class PenNet:
@@ -78,7 +85,60 @@ class PenNet:
         return ink.astype(np.float32), digit.astype(np.float32)
 
 
+class PenCommittee:
+    """Ink classifiers trained apart, asked together. The first reads every cell; the
+    others are asked only about the cells it is unsure of (SURE), and there each
+    probability is the normalised geometric mean of theirs (their log-probabilities
+    averaged): where one network is sure of a misreading that another doubts, the doubt
+    shows. Cells the first is sure of keep its answer, which costs a second network's time
+    on only the unsure share (held-out pen photos: about 30 % of the inked cells, with the
+    same verdicts as asking every network about every cell: docs/benchmarks.md)."""
+
+    SURE = 0.999  # a cell is sure when its ink class is this probable and, if more likely
+    # pen than not, its digit too (the verdicts' own thresholds start at 0.9)
+
+    def __init__(self, members: Sequence[PenNet]):
+        if not members:
+            raise ValueError("a committee needs at least one network")
+        if len({m.features for m in members}) != 1:
+            raise ValueError("the networks see different ink features")
+        self.members = tuple(members)
+        self.features = members[0].features
+
+    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """As PenNet.read: the first member's answer, combined with the others' where it
+        is unsure."""
+        ink, digit = self.members[0].read(glyphs, features)
+        unsure = (ink.max(axis=1) < self.SURE) | (
+            (ink[:, Ink.PEN] > 0.5) & (digit.max(axis=1) < self.SURE))
+        if len(self.members) == 1 or not unsure.any():
+            return ink, digit
+        reads = [(ink[unsure], digit[unsure])]
+        reads += [m.read(glyphs[unsure], features[unsure]) for m in self.members[1:]]
+        ink, digit = ink.copy(), digit.copy()
+        ink[unsure] = geometric_mean([i for i, _ in reads])
+        digit[unsure] = geometric_mean([d for _, d in reads])
+        return ink, digit
+
+
+InkClassifier = PenNet | PenCommittee
+
+
+def geometric_mean(probabilities: Sequence[np.ndarray]) -> np.ndarray:
+    """Rows of probabilities combined: exp(mean log p), renormalised to sum to 1."""
+    logs = np.mean([np.log(np.maximum(p.astype(np.float64), 1e-12)) for p in probabilities],
+                   axis=0)
+    combined = np.exp(logs - logs.max(axis=1, keepdims=True))
+    return (combined / np.maximum(combined.sum(axis=1, keepdims=True), 1e-300)).astype(
+        np.float32)
+
+
 @functools.cache
-def builtin() -> PenNet | None:
-    """The shipped model (pipeline/models/pen.npz), loaded once; None when absent."""
-    return PenNet.load() if MODEL_PATH.exists() else None
+def builtin() -> InkClassifier | None:
+    """The shipped classifier, loaded once: both networks (pipeline/models/pen.npz and
+    pen2.npz) as a committee, the first alone when the second is absent; None when
+    neither is there."""
+    members = [PenNet.load(path) for path in (MODEL_PATH, SECOND_PATH) if path.exists()]
+    if not members:
+        return None
+    return members[0] if len(members) == 1 else PenCommittee(members)

@@ -25,7 +25,7 @@ from ._boards import outcome_of
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._notes import note_cells
-from ._pen_net import PenNet
+from ._pen_net import InkClassifier
 from ._redundant import SEARCH_NODES, redundancy_odds
 from ._symmetry import symmetry_odds
 from .products import Glyphs, Ink, Reading
@@ -59,7 +59,7 @@ def ink_inputs(
 
 
 def ink_classes(
-    net: PenNet, images: np.ndarray, features: np.ndarray, inked: np.ndarray
+    net: InkClassifier, images: np.ndarray, features: np.ndarray, inked: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(cells, 3) ink class probabilities (a cell with no ink is empty) and (cells, 9)
     handwritten digit probabilities (uniform where no ink)."""
@@ -73,7 +73,7 @@ def ink_classes(
 
 
 def read_entries(
-    reading: Reading, glyphs: Glyphs, pixels: np.ndarray, net: PenNet | None
+    reading: Reading, glyphs: Glyphs, pixels: np.ndarray, net: InkClassifier | None
 ) -> Reading:
     """The reading with its handwritten entries told apart from the printed givens
     (unchanged when there is no classifier, no 9x9 board, no cell is surely pen, or the

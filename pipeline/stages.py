@@ -25,7 +25,7 @@ from solver.size import NINE, Size
 
 from ._cnn import Recognizer
 from ._image import to_grey
-from ._pen_net import PenNet
+from ._pen_net import InkClassifier
 from ._pen_net import builtin as pen_net
 from .advice import advise
 from .cells import find_cells
@@ -61,7 +61,7 @@ class Result:
 def read_photo(
     photo: Photo, engine: Recognizer | Callable[[Size], Recognizer],
     sizes: tuple[Size, ...] = SIZES, corners: np.ndarray | None = None,
-    pen: PenNet | None | bool = True,
+    pen: InkClassifier | None | bool = True,
 ) -> Reading:
     """The reading stages: the board in the photo, upright, with per-cell probabilities,
     the printed givens told apart from entries written by hand (raises NoGrid when there is

@@ -14,7 +14,7 @@ from pipeline._ink_features import (
     colour_square,
     with_context,
 )
-from pipeline._pen_net import PenNet
+from pipeline._pen_net import PenCommittee, PenNet, builtin, geometric_mean
 from pipeline.entries import MIN_GIVENS, MIN_PEN, ink_classes, read_entries, split_reading
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from solver.size import NINE
@@ -227,3 +227,64 @@ def test_a_grid_full_of_ink_taken_for_pen_is_split_all_the_same(monkeypatch):
     for board in (SOLUTION[:54] + "0" * 27, "11" + PUZZLE[2:]):
         before, after = split_by_classifier(monkeypatch, board, Fixed(PEN))
         assert after.board == "0" * 81 and after.entries != before.entries
+
+
+class FixedNet:
+    """A stand-in network: the same probabilities for every cell, and the rows it was
+    asked about."""
+
+    features = FEATURES
+
+    def __init__(self, ink: list[float], digit: list[float]):
+        self.ink, self.digit, self.asked = np.array(ink), np.array(digit), []
+
+    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.asked.append(len(glyphs))
+        n = len(glyphs)
+        return (np.tile(self.ink, (n, 1)).astype(np.float32),
+                np.tile(self.digit, (n, 1)).astype(np.float32))
+
+
+def test_geometric_mean_is_the_renormalised_root_of_the_product():
+    p = np.array([[0.9, 0.1], [0.5, 0.5]])
+    q = np.array([[0.1, 0.9], [0.98, 0.02]])
+    combined = geometric_mean([p, q])
+    expected = np.sqrt(p * q)
+    assert np.allclose(combined, expected / expected.sum(axis=1, keepdims=True), atol=1e-6)
+    assert np.allclose(combined[0], [0.5, 0.5])  # sure of opposite answers: no answer
+    assert geometric_mean([p, q][:1]).shape == p.shape
+    assert geometric_mean([np.zeros((0, 3))] * 2).shape == (0, 3)
+
+
+def test_a_committee_asks_its_second_network_only_where_the_first_is_unsure():
+    images = np.zeros((4, GLYPH, GLYPH), np.float32)
+    features = np.zeros((4, FEATURES), np.float32)
+    digit_sure = [0.9995] + [0.0000625] * 8
+    first = FixedNet([0.0, 0.0005, 0.9995], digit_sure)  # surely a pen 1
+    second = FixedNet([0.0, 0.5, 0.5], [1 / 9] * 9)
+    ink, digit = PenCommittee([first, second]).read(images, features)
+    assert second.asked == [] and np.allclose(ink[:, Ink.PEN], 0.9995, atol=1e-6)
+    unsure_digit = FixedNet([0.0, 0.0005, 0.9995], [0.6, 0.4] + [0.0] * 7)  # pen, 1 or 2?
+    ink, digit = PenCommittee([unsure_digit, second]).read(images, features)
+    assert second.asked == [4]
+    assert digit[0, 0] < 0.6 and np.allclose(digit.sum(axis=1), 1, atol=1e-5)
+    unsure_ink = FixedNet([0.0, 0.4, 0.6], digit_sure)  # printed or pen?
+    second.asked.clear()
+    ink, _ = PenCommittee([unsure_ink, second]).read(images, features)
+    assert second.asked == [4] and np.allclose(ink[0], geometric_mean(
+        [np.array([[0.0, 0.4, 0.6]]), np.array([[0.0, 0.5, 0.5]])])[0], atol=1e-6)
+    alone = PenCommittee([unsure_ink]).read(images, features)
+    assert np.allclose(alone[0], unsure_ink.read(images, features)[0])
+
+
+def test_a_committee_needs_networks_that_see_the_same_features():
+    with pytest.raises(ValueError):
+        PenCommittee([])
+    with pytest.raises(ValueError):
+        PenCommittee([random_net(), random_net(features=FEATURES + 1)])
+
+
+def test_the_shipped_classifier_is_both_networks_together():
+    net = builtin()
+    assert isinstance(net, PenCommittee) and len(net.members) == 2
+    assert net is builtin()

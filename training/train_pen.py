@@ -1,7 +1,12 @@
 """Train the ink classifier (empty / printed / pen, and the handwritten digit) and export it
 to pipeline/models/pen.npz.
 
-    PYTHONPATH=. python training/train_pen.py [--compare [recipe options]] [--folds]
+    PYTHONPATH=. python training/train_pen.py [--compare [recipe options]] [--folds] [--out F]
+
+Two runs ship, asked together (`pipeline._pen_net.PenCommittee`): pen.npz (committed in
+f430309; candidate notes were then drawn with their cell's frame) and pen2.npz, trained at
+c785328 with `--out pipeline/models/pen2.npz` (notes without the frame), both with the
+default recipe and seed.
 
 Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
 (never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
