@@ -74,7 +74,7 @@ def main() -> int:
     print(f"{len(labels)} cells, {errors} read wrong; mean P(error) at T=1: "
           f"{mean_error(logits, labels, 1.0):.5f}; T={best:.3f} gives {target:.5f}")
     params["temperature"] = np.array(float(best), np.float32)
-    np.savez_compressed(MODEL_PATH, **params)
+    np.savez(MODEL_PATH, **params)  # uncompressed: loads in about half the time
     return 0
 
 
