@@ -480,6 +480,9 @@ def main() -> int:
                         help="train the cross-fitted models (all, or some: 0,1)")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the final model's seed (pen2.npz: 0; a committee's further "
+                             "member: another)")
     parser.add_argument("--temperatures", type=Path, default=TEMPERATURES,
                         help="json of the heads' temperatures (written by a held-back run)")
     parser.add_argument("--channels", default=",".join(map(str, Recipe.channels)))
@@ -519,7 +522,8 @@ def main() -> int:
         folds(data, recipe, temperatures, args.threads, [int(k) for k in args.folds.split(",")])
         return 0
     started = time.time()
-    net, mean, std = train(data, np.arange(len(data["photo"])), recipe, threads=args.threads)
+    net, mean, std = train(data, np.arange(len(data["photo"])), recipe, seed=args.seed,
+                           threads=args.threads)
     export(net, mean, std, temperatures, args.out)
     print(f"exported {args.out} in {time.time() - started:.0f} s, temperatures {temperatures}")
     return 0
