@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import cv2
 
 from .errors import UsageError
-from .load import is_image_name
+from .load import is_image_name, is_own_output
 from .output import TEMP_PREFIX, output_path
 from .process import Job, crashed, process, skipped
 from .records import Record
@@ -119,7 +119,8 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
     progress bar's thread, after which forking them is no longer safe (`_pool`)."""
     todo, ready = [], []
     for job in jobs:
-        (ready if not overwrite and job.output.exists() else todo).append(job)
+        done = is_own_output(job.path) or (not overwrite and job.output.exists())
+        (ready if done else todo).append(job)
     if workers <= 1 or len(todo) <= 1:
         yield from (skipped(job) for job in ready)
         for job in todo:

@@ -229,4 +229,10 @@ def _read_bytes(path: Path) -> bytes:
 
 def is_image_name(path: Path) -> bool:
     """True for the file extensions snapsolve reads (any case), outputs excluded."""
-    return path.suffix.lower() in EXTENSIONS and ".solved" not in path.suffixes[-2:-1]
+    return path.suffix.lower() in EXTENSIONS and not is_own_output(path)
+
+
+def is_own_output(path: Path) -> bool:
+    """True for a name snapsolve gives its annotated photos (photo.solved.jpg): its drawn
+    digits would read as entries written by hand."""
+    return path.suffix.lower() in EXTENSIONS and ".solved" in path.suffixes[-2:-1]

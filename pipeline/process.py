@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import OutputNotWritten
+from .load import is_own_output
 from .output import encode, write_atomically
 from .records import Record, Status
 from .settings import Settings
@@ -45,7 +46,12 @@ def process(job: Job, settings: Settings) -> Record:
 
 
 def skipped(job: Job) -> Record:
-    """The record of a photo whose output already exists."""
+    """The record of a photo not read: an annotated photo snapsolve wrote (named among the
+    photos, as a shell's *.jpg names it in a folder done before), or one whose output
+    already exists."""
+    if is_own_output(job.path):
+        return Record(job.source, Status.SKIPPED, "an annotated photo snapsolve wrote, not read"
+                      " again: its drawn digits would read as handwriting; name the original")
     return Record(job.source, Status.SKIPPED,
                   f"already done: {job.output} exists (use --overwrite)", output=str(job.output))
 

@@ -53,6 +53,22 @@ def test_rerun_skips_and_overwrite_redoes(cli, scans):
     assert {r["status"] for r in redo.records} == {"solved"}
 
 
+def test_an_annotated_photo_named_again_is_skipped_not_read(cli, scans):
+    """`snapsolve *.jpg` run twice in a folder names the first run's outputs too: they
+    are skipped with a reason (their drawn digits would read as handwriting), not read,
+    even with --overwrite; the photo itself is unaffected."""
+    cli("--json", scans / "a.jpg")
+    own = scans / "a.solved.jpg"
+    for options in ((), ("--overwrite",)):
+        run = cli("--json", *options, scans / "a.jpg", own)
+        by_name = {Path(r["input"]).name: r for r in run.records}
+        assert by_name["a.solved.jpg"]["status"] == "skipped"
+        assert "annotated photo snapsolve wrote" in by_name["a.solved.jpg"]["message"]
+        assert by_name["a.jpg"]["status"] == ("solved" if options else "skipped")
+        assert run.code == 0
+    assert not (scans / "a.solved.solved.jpg").exists()
+
+
 def test_output_mirrors_the_folder_tree(cli, scans, tmp_path):
     out = tmp_path / "out"
     cli("--json", "--output", out, scans)
