@@ -19,7 +19,7 @@ probabilities combined.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -66,9 +66,12 @@ class PenNet:
         with np.load(path) as data:
             return cls({k: data[k] for k in data.files})
 
-    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read(self, glyphs: np.ndarray, features: np.ndarray,
+             worth_more: Callable[[np.ndarray], bool] | None = None,
+             ) -> tuple[np.ndarray, np.ndarray]:
         """(N, GLYPH, GLYPH) glyphs and (N, features) -> (N, 3) ink class probabilities and
-        (N, 9) handwritten digit probabilities (1..9)."""
+        (N, 9) handwritten digit probabilities (1..9). (`worth_more` is a committee's: one
+        network has no other to ask.)"""
         n = len(glyphs)
         if n == 0:
             return np.zeros((0, 3), np.float32), np.zeros((0, 9), np.float32)
@@ -105,13 +108,18 @@ class PenCommittee:
         self.members = tuple(members)
         self.features = members[0].features
 
-    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read(self, glyphs: np.ndarray, features: np.ndarray,
+             worth_more: Callable[[np.ndarray], bool] | None = None,
+             ) -> tuple[np.ndarray, np.ndarray]:
         """As PenNet.read: the first member's answer, combined with the others' where it
-        is unsure."""
+        is unsure; only the first's when `worth_more`, given its ink classes, says the
+        others need not be asked (the entries stage: a photo with no handwriting)."""
         ink, digit = self.members[0].read(glyphs, features)
         unsure = (ink.max(axis=1) < self.SURE) | (
             (ink[:, Ink.PEN] > 0.5) & (digit.max(axis=1) < self.SURE))
         if len(self.members) == 1 or not unsure.any():
+            return ink, digit
+        if worth_more is not None and not worth_more(ink):
             return ink, digit
         reads = [(ink[unsure], digit[unsure])]
         reads += [m.read(glyphs[unsure], features[unsure]) for m in self.members[1:]]

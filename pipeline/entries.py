@@ -62,14 +62,22 @@ def ink_classes(
     net: InkClassifier, images: np.ndarray, features: np.ndarray, inked: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(cells, 3) ink class probabilities (a cell with no ink is empty) and (cells, 9)
-    handwritten digit probabilities (uniform where no ink)."""
+    handwritten digit probabilities (uniform where no ink). A committee's further networks
+    are asked only when the first finds handwriting (`holds_handwriting`): a printed
+    photo is returned as read either way."""
     count = len(images)
     classes = np.zeros((count, len(Ink)))
     classes[:, Ink.EMPTY] = 1.0
     digits = np.full((count, 9), 1.0 / 9)
     if inked.any():
-        classes[inked], digits[inked] = net.read(images[inked], features[inked])
+        classes[inked], digits[inked] = net.read(images[inked], features[inked],
+                                                 worth_more=holds_handwriting)
     return classes, digits
+
+
+def holds_handwriting(classes: np.ndarray) -> bool:
+    """Whether ink classes (cells, 3) hold entries: at least MIN_PEN cells surely pen."""
+    return int((classes[:, Ink.PEN] >= PEN_SURE).sum()) >= MIN_PEN
 
 
 def read_entries(
@@ -85,7 +93,7 @@ def read_entries(
     reading = replace(reading, colour=colour)
     images, features, inked = ink_inputs(reading, glyphs, pixels, colour)
     classes, digits = ink_classes(net, images, features, inked)
-    if int((classes[:, Ink.PEN] >= PEN_SURE).sum()) < MIN_PEN:
+    if not holds_handwriting(classes):
         return reading
     printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,

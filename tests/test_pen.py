@@ -15,7 +15,14 @@ from pipeline._ink_features import (
     with_context,
 )
 from pipeline._pen_net import PenCommittee, PenNet, builtin, geometric_mean
-from pipeline.entries import MIN_GIVENS, MIN_PEN, ink_classes, read_entries, split_reading
+from pipeline.entries import (
+    MIN_GIVENS,
+    MIN_PEN,
+    holds_handwriting,
+    ink_classes,
+    read_entries,
+    split_reading,
+)
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from solver.size import NINE
 from tests.synth import PUZZLE, SOLUTION
@@ -156,7 +163,7 @@ class Fixed:
     def __init__(self, row):
         self.row = np.asarray(row, np.float32)
 
-    def read(self, glyphs, features):
+    def read(self, glyphs, features, worth_more=None):
         n = len(glyphs)
         return np.tile(self.row, (n, 1)), np.full((n, 9), 1 / 9, np.float32)
 
@@ -180,7 +187,7 @@ def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
 class Rows(Fixed):
     """A classifier that gives each cell its own row of ink class probabilities."""
 
-    def read(self, glyphs, features):
+    def read(self, glyphs, features, worth_more=None):
         return self.row[: len(glyphs)], np.full((len(glyphs), 9), 1 / 9, np.float32)
 
 
@@ -238,7 +245,8 @@ class FixedNet:
     def __init__(self, ink: list[float], digit: list[float]):
         self.ink, self.digit, self.asked = np.array(ink), np.array(digit), []
 
-    def read(self, glyphs: np.ndarray, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read(self, glyphs: np.ndarray, features: np.ndarray,
+             worth_more=None) -> tuple[np.ndarray, np.ndarray]:
         self.asked.append(len(glyphs))
         n = len(glyphs)
         return (np.tile(self.ink, (n, 1)).astype(np.float32),
@@ -275,6 +283,24 @@ def test_a_committee_asks_its_second_network_only_where_the_first_is_unsure():
         [np.array([[0.0, 0.4, 0.6]]), np.array([[0.0, 0.5, 0.5]])])[0], atol=1e-6)
     alone = PenCommittee([unsure_ink]).read(images, features)
     assert np.allclose(alone[0], unsure_ink.read(images, features)[0])
+
+
+def test_a_committee_asks_no_further_network_when_told_it_is_not_worth_it():
+    """The entries stage asks the second network only of a photo holding handwriting: a
+    printed photo costs one network's time, and reads as the first network reads it."""
+    images = np.zeros((4, GLYPH, GLYPH), np.float32)
+    features = np.zeros((4, FEATURES), np.float32)
+    first = FixedNet([0.0, 0.6, 0.4], [1 / 9] * 9)  # unsure, print or pen
+    second = FixedNet([0.0, 0.5, 0.5], [1 / 9] * 9)
+    committee = PenCommittee([first, second])
+    ink, _ = committee.read(images, features, worth_more=lambda ink: False)
+    assert second.asked == [] and np.allclose(ink[:, Ink.PRINTED], 0.6)
+    committee.read(images, features, worth_more=lambda ink: True)
+    assert second.asked == [4]
+    second.asked.clear()
+    inked = np.ones(4, bool)
+    ink_classes(committee, images, features, inked)  # no cell surely pen: a printed photo
+    assert second.asked == [] and not holds_handwriting(ink)
 
 
 def test_a_committee_needs_networks_that_see_the_same_features():
