@@ -17,16 +17,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from ._heif import decode_heif, heif_size, is_heif
 from .errors import UnreadableImage
 from .products import Header, Photo
 
 DEFAULT_MAX_PIXELS = 100_000_000  # a photo larger than this is refused from its header
 MAX_FILE_BYTES = 512 * 1024 * 1024  # a file larger than this is no photo
-EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")
+EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif")
 
 
 def read_header(data: bytes) -> Header:
-    """Parse the header of a JPEG, PNG, BMP, TIFF or WebP file (raises UnreadableImage)."""
+    """Parse the header of a JPEG, PNG, BMP, TIFF, WebP or HEIC file (raises
+    UnreadableImage)."""
     if data[:3] == b"\xff\xd8\xff":
         return _jpeg_header(data)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
@@ -40,7 +42,9 @@ def read_header(data: bytes) -> Header:
         return Header("tiff", width, height)
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return _webp_header(data)
-    raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP or WebP")
+    if is_heif(data):
+        return Header("heif", *heif_size(data))
+    raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP, WebP or HEIC")
 
 
 def _jpeg_header(data: bytes) -> Header:
@@ -133,6 +137,8 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS,
         )
     if header.format == "jpeg" and cut_short(data):
         header = replace(header, cut_short=True)
+    if header.format == "heif":
+        return Photo(decode_heif(data), header)
     with _quiet_stderr:  # the codecs' own complaints ("Corrupt JPEG data", "libpng
         # error", "TIFF_Error"): the record says what is wrong, in a sentence
         image = _decode(data)

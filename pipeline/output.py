@@ -30,15 +30,18 @@ ENCODE_PARAMS = {
     ".webp": [cv2.IMWRITE_WEBP_QUALITY, 95],
 }
 WRITABLE = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")  # what OpenCV encodes
+AS_JPEG = {".heic": ".jpg", ".heif": ".jpg"}  # photos read but not written in their format
 NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
 ORIENTATION_TAG = 0x0112
 UPRIGHT = 1  # the EXIF orientation of pixels to be shown as they are
 
 
 def solved_name(path: Path) -> str:
-    """photo.jpg -> photo.solved.jpg; a photo whose name says no format we write gets a
-    PNG (lossless, read everywhere)."""
-    suffix = path.suffix if path.suffix.lower() in WRITABLE else ".png"
+    """photo.jpg -> photo.solved.jpg; a HEIC photo (which OpenCV does not write) gets a
+    JPEG, as a phone shares it; any other name that says no format we write gets a PNG
+    (lossless, read everywhere)."""
+    suffix = path.suffix if path.suffix.lower() in WRITABLE else AS_JPEG.get(
+        path.suffix.lower(), ".png")
     return f"{path.stem}.solved{suffix}"
 
 

@@ -26,7 +26,7 @@ const ADVICE = {
   invalid: "The cells in red clash: tap the one that was misread and type the right digit, or clear it.",
   unsolvable: "A digit was probably misread: compare the board with the paper and fix the wrong cell.",
   no_grid: "Take the photo again with the whole grid in view, flat and lit evenly, or type the board.",
-  unreadable: "Choose a JPEG, PNG, WebP, TIFF or BMP photo.",
+  unreadable: "Choose a JPEG, PNG, HEIC, WebP, TIFF or BMP photo.",
 };
 
 const page = {
