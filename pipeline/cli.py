@@ -70,7 +70,7 @@ def snapsolve(
         list[str] | None,
         typer.Argument(
             help="Photos, or folders searched recursively for .jpg .jpeg .png .tif .tiff "
-            ".bmp .webp files.",
+            ".bmp .webp .heic .heif files.",
             show_default=False,
             metavar="PATH",
         ),
