@@ -252,9 +252,10 @@ def solve_board(board: str, reading: Reading) -> Solved:
     """A board given by the user for the photo (a misread fixed by hand): solved as it
     is, never corrected; it is the board as read for the record, and no confidence is
     claimed for it (raises InvalidBoard)."""
-    try:  # a 16x16 board is given as the photo prints it (hex, '.' for empty)
-        board = parse(board) if reading.size == NINE else parse(
-            board, reading.size, reading.alphabet if reading.alphabet == "hex" else None)
+    try:  # a 16x16 board is given as the photo prints it (hex, '.' for empty); a board
+        # of another size says so, not that its alphabet is unclear
+        board = parse(board, reading.size,
+                      reading.alphabet if reading.alphabet == "hex" else None)
     except ValueError as exc:
         raise InvalidBoard(f"not a board: {exc}") from None
     if len(board) != reading.size.cells:

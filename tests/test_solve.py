@@ -231,6 +231,8 @@ def test_a_board_given_by_hand_is_solved_as_given_and_checked():
         solve_board("12345", reading)
     with pytest.raises(InvalidBoard):
         solve_board(PUZZLE[:16], reading)  # a 4x4 board for a 9x9 photo
+    with pytest.raises(InvalidBoard, match="81 cells, this text has 256"):
+        solve_board("0" * 256, reading)  # a 16x16 one: its size told, not its alphabet
 
 
 def _with_entries(entries: str, sure: float = 0.98) -> Reading:
