@@ -12,8 +12,8 @@ heads: the ink class (3 logits, `products.Ink`) and the handwritten digit (9 log
 Each head's logits are divided by its temperature (fitted on photos held back from
 training, so that the probabilities mean what they say; 1 when the weights carry none).
 
-Two such networks ship, trained apart (`PenCommittee`): a cell is read by both, and their
-probabilities combined.
+Two such networks ship, trained apart (`PenCommittee`): a cell the first is unsure of, in
+a photo holding handwriting, is read by both, and their probabilities combined.
 """
 
 from __future__ import annotations
