@@ -59,8 +59,9 @@ LARGER = 1.1  # a confident quad this much larger than another confident one win
 RUN_CELL = 16  # px a cell of the warp that checks whether a grid's lines run on past it
 RUN_COVER = 0.8  # of a cell's depth past the border: a line that covers it runs on ...
 RUN_ON = 0.6  # ... and a side where this share of the inner lines does runs the grid on
-PAGE = 2  # where no grid is found, the photo is searched again at this many times the
-# working copy's side, in windows of 1/PAGE of it: grids down to 1/PAGE the smallest size
+PAGES = (2, 4)  # where no grid is found, the photo is searched again at each of these
+# times the working copy's side in turn (as far as its pixels go), in windows of 1/page of
+# it: grids down to 1/page the smallest size
 
 Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
@@ -82,7 +83,7 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
         if found is not None and found[1] >= CONFIDENT:
             break
     if found is None:  # of no size in the whole photo: perhaps a small one, on a page
-        found = _grid_in_windows(working[0], tuple(size.n for size in sizes))
+        found = _grid_on_page(working[0], tuple(size.n for size in sizes))
     if found is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
@@ -103,7 +104,7 @@ def find_grid(
     working = _working(image)
     if working is None:
         return None
-    return _grid_in(*working, ns) or _grid_in_windows(working[0], ns)
+    return _grid_in(*working, ns) or _grid_on_page(working[0], ns)
 
 
 def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
@@ -130,20 +131,30 @@ def _grid_in(
     return order_corners(corners).astype(np.float32), score, n
 
 
+def _grid_on_page(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:
+    """A small grid on a large photo: searched window by window at each of PAGES in turn,
+    the first found kept."""
+    for page in PAGES:
+        found = _grid_in_windows(grey, ns, page)
+        if found is not None:
+            return found
+    return None
+
+
 def _grid_in_windows(
-    grey: np.ndarray, ns: tuple[int, ...]
+    grey: np.ndarray, ns: tuple[int, ...], page: int = PAGES[0]
 ) -> tuple[np.ndarray, float, int] | None:
     """A grid too small to be looked for in the whole photo (a newspaper page with the
-    puzzle in a corner): the photo at PAGE times the working copy's side, searched window
-    by window, each 1/PAGE of it a side, overlapping by half. The best window's grid (of
+    puzzle in a corner): the photo at `page` times the working copy's side, searched window
+    by window, each 1/page of it a side, overlapping by half. The best window's grid (of
     two CONFIDENT ones the larger: a window may hold a part of a larger grid), or None
     (also for a photo no larger than the working copy: nothing smaller to see). Only for
     a photo where no grid of any size was found whole: a part of a grid is a grid too."""
-    big, scale = downscale(grey, PAGE * WORK_SIDE)
+    big, scale = downscale(grey, page * WORK_SIDE)
     h, w = big.shape[:2]
-    if max(h, w) < PAGE * WORK_SIDE * 3 // 4:
+    if max(h, w) < page * WORK_SIDE * 3 // 4:
         return None
-    height, width = h // PAGE, w // PAGE
+    height, width = h // page, w // page
     best: tuple[float, np.ndarray | None, int] = (0.0, None, ns[0])
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):

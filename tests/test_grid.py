@@ -421,6 +421,30 @@ def test_a_small_grid_on_a_whole_page_is_found_window_by_window() -> None:
     assert found is not None and max_error(found, corners) <= 6
 
 
+def test_a_smaller_grid_on_a_larger_page_is_found_at_the_finer_level(monkeypatch) -> None:
+    """A whole broadsheet page at 12 MP, the puzzle 200 px a side (0.4 % of the photo): at
+    the first page level it is 50 px, too small to find; at the next, 100 px in windows of
+    800, it is found."""
+    import pipeline.grid as grid
+
+    rng = np.random.default_rng(4)
+    page = np.full((3000, 4000), 230, np.uint8)
+    for y in range(40, 3000, 30):  # columns of text
+        x = 30
+        while x < 3900:
+            width = int(rng.integers(20, 120))
+            cv2.rectangle(page, (x, y), (x + width, y + 11), 70, -1)
+            x += width + 14
+    corners = np.array([[3300, 2300], [3500, 2303], [3498, 2502], [3298, 2499]], np.float32)
+    cv2.rectangle(page, (3270, 2270), (3530, 2530), 230, -1)  # the puzzle's own space
+    image = photo_like(place(page, draw_grid(), corners))
+    assert cv2.contourArea(corners) < 0.004 * page.size
+    found = find_grid(image)
+    assert found is not None and max_error(found, corners) <= 8
+    monkeypatch.setattr(grid, "PAGES", grid.PAGES[:1])
+    assert find_grid(image) is None
+
+
 def test_a_part_of_a_larger_grid_runs_on_and_a_grid_beside_text_does_not() -> None:
     from pipeline.grid import _runs_on
 
