@@ -402,21 +402,28 @@ def test_unshaded_whitens_a_tint_and_keeps_the_lines() -> None:
     assert abs(int(flat[10, 99]) - 255) <= 1 and abs(int(flat[10, 100]) - 255) <= 1  # no edge
 
 
-def test_a_small_grid_on_a_whole_page_is_found_window_by_window() -> None:
-    """A newspaper page photographed whole, the puzzle in a corner under 2 % of the photo:
-    too small for the whole photo's search, found in a window of a larger copy."""
-    rng = np.random.default_rng(3)
-    page = np.full((1800, 2400), 230, np.uint8)
-    for y in range(40, 1800, 30):  # columns of text
+def puzzle_on_a_page(height: int, width: int, corners: np.ndarray, seed: int) -> np.ndarray:
+    """A newspaper page photographed whole: columns of text (grey bars for words), and a
+    grid placed at `corners` in a space of its own."""
+    rng = np.random.default_rng(seed)
+    page = np.full((height, width), 230, np.uint8)
+    for y in range(40, height, 30):
         x = 30
-        while x < 2300:
-            width = int(rng.integers(20, 120))
-            cv2.rectangle(page, (x, y), (x + width, y + 11), 70, -1)
-            x += width + 14
+        while x < width - 100:
+            word = int(rng.integers(20, 120))
+            cv2.rectangle(page, (x, y), (x + word, y + 11), 70, -1)
+            x += word + 14
+    (left, top), (right, bottom) = corners.min(axis=0) - 40, corners.max(axis=0) + 40
+    cv2.rectangle(page, (int(left), int(top)), (int(right), int(bottom)), 230, -1)
+    return photo_like(place(page, draw_grid(), corners))
+
+
+def test_a_small_grid_on_a_whole_page_is_found_window_by_window() -> None:
+    """The puzzle in a corner under 2 % of the photo: too small for the whole photo's
+    search, found in a window of a larger copy."""
     corners = np.array([[1900, 1300], [2180, 1305], [2178, 1585], [1898, 1580]], np.float32)
-    cv2.rectangle(page, (1860, 1260), (2220, 1625), 230, -1)  # the puzzle's own space
-    image = photo_like(place(page, draw_grid(), corners))
-    assert cv2.contourArea(corners) < 0.02 * page.size
+    image = puzzle_on_a_page(1800, 2400, corners, seed=3)
+    assert cv2.contourArea(corners) < 0.02 * 1800 * 2400
     found = find_grid(image)
     assert found is not None and max_error(found, corners) <= 6
 
@@ -427,18 +434,9 @@ def test_a_smaller_grid_on_a_larger_page_is_found_at_the_finer_level(monkeypatch
     800, it is found."""
     import pipeline.grid as grid
 
-    rng = np.random.default_rng(4)
-    page = np.full((3000, 4000), 230, np.uint8)
-    for y in range(40, 3000, 30):  # columns of text
-        x = 30
-        while x < 3900:
-            width = int(rng.integers(20, 120))
-            cv2.rectangle(page, (x, y), (x + width, y + 11), 70, -1)
-            x += width + 14
     corners = np.array([[3300, 2300], [3500, 2303], [3498, 2502], [3298, 2499]], np.float32)
-    cv2.rectangle(page, (3270, 2270), (3530, 2530), 230, -1)  # the puzzle's own space
-    image = photo_like(place(page, draw_grid(), corners))
-    assert cv2.contourArea(corners) < 0.004 * page.size
+    image = puzzle_on_a_page(3000, 4000, corners, seed=4)
+    assert cv2.contourArea(corners) < 0.004 * 3000 * 4000
     found = find_grid(image)
     assert found is not None and max_error(found, corners) <= 8
     monkeypatch.setattr(grid, "PAGES", grid.PAGES[:1])
