@@ -255,6 +255,26 @@ def test_a_zoomed_photo_scrolls_in_its_frame_not_the_page(page, running, tmp_pat
     assert page.evaluate("() => document.getElementById('viewer').scrollWidth") > PHONE["width"]
 
 
+def test_an_unsolved_heic_photo_is_not_shown_broken(page, running, tmp_path):
+    """The server reads a HEIC photo, but Chromium cannot draw one: a HEIC photo with no
+    grid in it gets its status, and no broken picture of itself."""
+    pillow_heif = pytest.importorskip("pillow_heif")
+    import io
+
+    import numpy as np
+
+    grey = np.full((480, 640, 3), 200, np.uint8)
+    heif = pillow_heif.from_bytes(mode="RGB", size=(640, 480), data=grey.tobytes())
+    out = io.BytesIO()
+    heif.save(out, quality=80)
+    path = tmp_path / "IMG_0001.HEIC"
+    path.write_bytes(out.getvalue())
+    page.goto(running.url)
+    page.set_input_files("#camera", str(path))
+    expect(page.locator("#status-title")).to_have_text("No Sudoku found", timeout=WAIT_MS)
+    assert not page.locator("#photo-pane").is_visible()
+
+
 def test_a_typed_board_with_a_missing_digit_is_fixed_by_typing_it(page, running):
     page.goto(running.url)
     page.click("#type-board")

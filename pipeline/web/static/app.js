@@ -296,6 +296,10 @@ function explain(rec) {
   return parts.filter(Boolean).join(" ");
 }
 
+// photos a browser can show as they are: HEIC (an iPhone's own format) and TIFF are read by
+// the server, but few browsers draw them, so an unsolved one is not shown broken
+const SHOWN = /^image\/(jpeg|png|webp|gif|bmp|avif)$/;
+
 function showPhoto(rec) {
   const pane = $("photo-pane");
   const download = $("download");
@@ -305,7 +309,7 @@ function showPhoto(rec) {
     $("photo-caption").textContent = "Your photo, solved";
     download.hidden = false;
     download.href = `${rec.image_url}?download`;
-  } else if (page.localUrl && page.file && rec.status !== "unreadable") {
+  } else if (page.localUrl && page.file && rec.status !== "unreadable" && SHOWN.test(page.file.type)) {
     pane.hidden = false;
     viewer.show(page.localUrl, "your photo");
     $("photo-caption").textContent = "Your photo (not solved yet)";
