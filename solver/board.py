@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabet import Alphabet, choose
+from .alphabet import DIGIT_BLANKS, Alphabet, choose
 from .size import Size, size_for_cells, size_for_side
 
 SEPARATORS = "|+=:"
@@ -157,5 +157,5 @@ def is_solution_of(solution: str, board: str) -> bool:
         return False
     if any(ch not in size.symbols for ch in solution) or conflicts(solution, size):
         return False
-    return all(b in "0._-" or b == s for b, s in zip(board, solution, strict=True))
+    return all(b in DIGIT_BLANKS or b == s for b, s in zip(board, solution, strict=True))
 
