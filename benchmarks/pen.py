@@ -19,7 +19,8 @@ their corners) and struck-through entries (3 pen cells crossed out corner to cor
 their own ink): how many of those cells are taken for an entry or a given; and the photo
 taken worse: out of focus (a Gaussian blur of BLUR_SIGMA px), under lamp light (the
 channels scaled by WARM) and grainy (a sensor's noise of GRAIN grey levels,
-benchmarks.robustness.grainy, seeded by the photo's name).
+benchmarks.robustness.grainy, seeded by the photo's name); and a puzzle just begun (all
+but BEGUN pen cells erased, one of those wrong as planted).
 """
 
 from __future__ import annotations
@@ -66,6 +67,7 @@ PLANTED = 3  # wrong entries planted per photo
 NOTES = 3  # pen cells holding candidate notes instead, per photo
 STRUCK = 3  # entries struck through, per photo
 ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
+BEGUN = 2  # pen cells kept in a puzzle just begun, one of them wrong
 SEED = 14
 GRAIN = 12  # grey levels of the grainy photo's noise (benchmarks.robustness's row)
 WHOLE_RUNS = 3  # each photo and its twin timed whole this many times in turn (the median)
@@ -141,6 +143,22 @@ def judge(photo: MixedPhoto, reading, solved, erased_cells: np.ndarray | None = 
     return out
 
 
+def just_begun(photo: MixedPhoto, pixels: np.ndarray, quads: np.ndarray,
+               ) -> tuple[np.ndarray, np.ndarray, tuple[tuple[int, int], ...]]:
+    """The photo of a puzzle just begun: BEGUN pen cells kept, the first of them given
+    another pen digit of the same hand (wrong), the rest rubbed out; with the cells rubbed
+    out and the swap. Seeded by the photo's name, apart from the other variants."""
+    rng = np.random.default_rng(zlib.crc32(f"begun {photo.name}".encode()))
+    pen = np.flatnonzero(photo.pen)
+    kept = rng.permutation(pen)[:BEGUN]
+    target = int(kept[0])
+    source = next(int(c) for c in pen if photo.solution[c] != photo.solution[target])
+    rubbed = photo.pen.copy()
+    rubbed[kept] = False
+    return erased(planted(pixels, quads, [(source, target)]), quads, rubbed), rubbed, (
+        (source, target),)
+
+
 def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
     """Counts per variant, and the times (pen photo, its printed twin)."""
     rng = np.random.default_rng(SEED)
@@ -163,7 +181,7 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         if reading is None:
             for name in ("black pen", "pencil", "planted wrong", "partial fill",
                          "candidate notes", "struck through", "out of focus", "lamp light",
-                         "grainy"):
+                         "grainy", "just begun"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -189,6 +207,10 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
                             ("grainy", grainy(GRAIN)(pixels, noise))):
             r, s, _ = run_pixels(worse)
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
+        image, rubbed, swaps = just_begun(photo, pixels, quads)
+        r, s, _ = run_pixels(image)
+        totals.setdefault("just begun", Counter()).update(
+            judge(photo, r, s, rubbed, swaps=swaps))
     pen_s = [t[0] for t in times]
     printed_s = [t[1] for t in times]
     totals["time"] = Counter(pen=statistics.median(pen_s), printed=statistics.median(printed_s))

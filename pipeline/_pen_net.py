@@ -32,6 +32,9 @@ MODEL_PATH = Path(__file__).resolve().parent / "models" / "pen.npz"
 SECOND_PATH = MODEL_PATH.with_name("pen2.npz")  # a second run of training/train_pen.py, on
 # candidate notes drawn without their cell's frame (docs/benchmarks.md: the two together)
 
+SecondOpinion = Callable[[np.ndarray], np.ndarray | None]  # a first network's ink classes ->
+# the cells a committee's others must read too (beside those it is unsure of), or None: none
+
 
 class PenNet:
     """The trained ink classifier, inference in NumPy float32."""
@@ -67,11 +70,11 @@ class PenNet:
             return cls({k: data[k] for k in data.files})
 
     def read(self, glyphs: np.ndarray, features: np.ndarray,
-             worth_more: Callable[[np.ndarray], bool] | None = None,
+             second_opinion: SecondOpinion | None = None,
              ) -> tuple[np.ndarray, np.ndarray]:
         """(N, GLYPH, GLYPH) glyphs and (N, features) -> (N, 3) ink class probabilities and
-        (N, 9) handwritten digit probabilities (1..9). (`worth_more` is a committee's: one
-        network has no other to ask.)"""
+        (N, 9) handwritten digit probabilities (1..9). (`second_opinion` is a committee's:
+        one network has no other to ask.)"""
         n = len(glyphs)
         if n == 0:
             return np.zeros((0, 3), np.float32), np.zeros((0, 9), np.float32)
@@ -93,9 +96,10 @@ class PenCommittee:
     others are asked only about the cells it is unsure of (SURE), and there each
     probability is the normalised geometric mean of theirs (their log-probabilities
     averaged): where one network is sure of a misreading that another doubts, the doubt
-    shows. Cells the first is sure of keep its answer, which costs a second network's time
-    on only the unsure share (held-out pen photos: about 30 % of the inked cells, with the
-    same verdicts as asking every network about every cell: docs/benchmarks.md)."""
+    shows. Cells the first is sure of keep its answer (unless the caller asks otherwise:
+    `second_opinion`), which costs a second network's time on only the unsure share
+    (held-out pen photos: about 30 % of the inked cells, with the same verdicts as asking
+    every network about every cell: docs/benchmarks.md)."""
 
     SURE = 0.999  # a cell is sure when its ink class is this probable and, if more likely
     # pen than not, its digit too (the verdicts' own thresholds start at 0.9)
@@ -109,17 +113,21 @@ class PenCommittee:
         self.features = members[0].features
 
     def read(self, glyphs: np.ndarray, features: np.ndarray,
-             worth_more: Callable[[np.ndarray], bool] | None = None,
+             second_opinion: SecondOpinion | None = None,
              ) -> tuple[np.ndarray, np.ndarray]:
         """As PenNet.read: the first member's answer, combined with the others' where it
-        is unsure; only the first's when `worth_more`, given its ink classes, says the
-        others need not be asked (the entries stage: a photo with no handwriting)."""
+        is unsure. `second_opinion`, given the first's ink classes, says which further
+        cells the others are asked about (the entries stage: the few cells surely pen of a
+        photo with few), or None when they need not be asked at all (a printed photo)."""
         ink, digit = self.members[0].read(glyphs, features)
         unsure = (ink.max(axis=1) < self.SURE) | (
             (ink[:, Ink.PEN] > 0.5) & (digit.max(axis=1) < self.SURE))
+        if second_opinion is not None:
+            also = second_opinion(ink)
+            if also is None:
+                return ink, digit
+            unsure |= also
         if len(self.members) == 1 or not unsure.any():
-            return ink, digit
-        if worth_more is not None and not worth_more(ink):
             return ink, digit
         reads = [(ink[unsure], digit[unsure])]
         reads += [m.read(glyphs[unsure], features[unsure]) for m in self.members[1:]]

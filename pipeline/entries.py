@@ -33,7 +33,10 @@ from .recognize import board_from, upright_glyphs
 
 PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
 MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
-# photos of the training part reach 1 at most, filled ones 23 at least: docs/benchmarks.md)
+# photos of the training part reach none: no cell over 0.81; filled ones 23 at least) ...
+PEN_CERTAIN = 0.9999  # ... or when one cell is this surely, by every network of the
+# committee: a puzzle just begun. Printed photos creased, in blue or under a thumb had 1-3
+# cells over PEN_SURE, givens among them, none over 0.99988 (docs/benchmarks.md)
 MIN_GIVENS = 17  # no 9x9 puzzle with fewer givens has one solution (McGuire, Tugemann and
 # Civario, 2012): a split that leaves fewer printed, of a reading that is a puzzle (at most
 # MOST_GIVENS digits, none breaking the rules), took a puzzle printed in colour for handwriting
@@ -63,21 +66,38 @@ def ink_classes(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(cells, 3) ink class probabilities (a cell with no ink is empty) and (cells, 9)
     handwritten digit probabilities (uniform where no ink). A committee's further networks
-    are asked only when the first finds handwriting (`holds_handwriting`): a printed
-    photo is returned as read either way."""
+    are asked only when the first finds a cell surely pen (`second_opinion`): a printed
+    photo is returned as the first reads it."""
     count = len(images)
     classes = np.zeros((count, len(Ink)))
     classes[:, Ink.EMPTY] = 1.0
     digits = np.full((count, 9), 1.0 / 9)
     if inked.any():
         classes[inked], digits[inked] = net.read(images[inked], features[inked],
-                                                 worth_more=holds_handwriting)
+                                                 second_opinion=second_opinion)
     return classes, digits
 
 
-def holds_handwriting(classes: np.ndarray) -> bool:
-    """Whether ink classes (cells, 3) hold entries: at least MIN_PEN cells surely pen."""
-    return int((classes[:, Ink.PEN] >= PEN_SURE).sum()) >= MIN_PEN
+def second_opinion(classes: np.ndarray) -> np.ndarray | None:
+    """Given the first network's ink classes (cells, 3), the cells a committee's other
+    networks must read too: none at all (None) when no cell is surely pen, a printed
+    photo; the cells surely pen when they are fewer than MIN_PEN, so that one network alone
+    never turns a printed given into an entry (`holds_handwriting`)."""
+    pen = classes[:, Ink.PEN] >= PEN_SURE
+    if not pen.any():
+        return None
+    return pen if pen.sum() < MIN_PEN else np.zeros(len(pen), bool)
+
+
+def holds_handwriting(classes: np.ndarray, board: str | None = None) -> bool:
+    """Whether ink classes (cells, 3) hold entries: at least MIN_PEN cells surely pen
+    (PEN_SURE), or one certainly (PEN_CERTAIN), or one surely on a `board` (as read, every
+    digit a given) that is no puzzle: a wrong entry taken for a given breaks it."""
+    pen = classes[:, Ink.PEN]
+    sure = int((pen >= PEN_SURE).sum())
+    if sure >= MIN_PEN or (pen >= PEN_CERTAIN).any():
+        return True
+    return sure > 0 and board is not None and not is_puzzle(board)
 
 
 def read_entries(
@@ -93,7 +113,7 @@ def read_entries(
     reading = replace(reading, colour=colour)
     images, features, inked = ink_inputs(reading, glyphs, pixels, colour)
     classes, digits = ink_classes(net, images, features, inked)
-    if not holds_handwriting(classes):
+    if not holds_handwriting(classes, reading.board):
         return reading
     printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,

@@ -163,7 +163,7 @@ class Fixed:
     def __init__(self, row):
         self.row = np.asarray(row, np.float32)
 
-    def read(self, glyphs, features, worth_more=None):
+    def read(self, glyphs, features, second_opinion=None):
         n = len(glyphs)
         return np.tile(self.row, (n, 1)), np.full((n, 9), 1 / 9, np.float32)
 
@@ -187,7 +187,7 @@ def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
 class Rows(Fixed):
     """A classifier that gives each cell its own row of ink class probabilities."""
 
-    def read(self, glyphs, features, worth_more=None):
+    def read(self, glyphs, features, second_opinion=None):
         return self.row[: len(glyphs)], np.full((len(glyphs), 9), 1 / 9, np.float32)
 
 
@@ -220,6 +220,31 @@ def test_a_split_leaving_a_puzzle_its_givens_gives_the_entries(monkeypatch):
     assert after.entry_probabilities is not None
 
 
+def one_entry(pen: tuple[float, float, float]) -> tuple[str, int, Rows]:
+    """PUZZLE with its first blank cell written in (SOLUTION's digit), and a classifier
+    that takes the givens for print, that cell's ink as `pen` and the rest for empty."""
+    cell = PUZZLE.index("0")
+    rows = np.array([(1.0, 0.0, 0.0)] * 81, np.float32)
+    rows[[i for i, ch in enumerate(PUZZLE) if ch != "0"]] = PRINTED
+    rows[cell] = pen
+    return PUZZLE[:cell] + SOLUTION[cell] + PUZZLE[cell + 1 :], cell, Rows(rows)
+
+
+def test_a_puzzle_just_begun_gives_its_one_entry(monkeypatch):
+    # one cell certainly written by hand is an entry, not a given
+    board, cell, net = one_entry((0.0, 0.00002, 0.99998))
+    before, after = split_by_classifier(monkeypatch, board, net)
+    assert after.board == PUZZLE
+    assert after.entry_probabilities[cell, 0] < 0.01 and after.entries[cell] != "0"
+
+
+def test_fewer_than_min_pen_cells_only_surely_written_stay_givens(monkeypatch):
+    for pen in (PEN, (0.0, 0.02, 0.98)):  # surely (a crease over a given), perhaps
+        board, _, net = one_entry(pen)
+        before, after = split_by_classifier(monkeypatch, board, net)
+        assert after.board == board and after.entries == before.entries
+
+
 def test_a_puzzle_printed_in_colour_is_no_handwriting(monkeypatch):
     # every digit surely "pen": a split would leave no givens, fewer than any puzzle has
     before, after = split_by_classifier(monkeypatch, PUZZLE, Fixed(PEN))
@@ -246,7 +271,7 @@ class FixedNet:
         self.ink, self.digit, self.asked = np.array(ink), np.array(digit), []
 
     def read(self, glyphs: np.ndarray, features: np.ndarray,
-             worth_more=None) -> tuple[np.ndarray, np.ndarray]:
+             second_opinion=None) -> tuple[np.ndarray, np.ndarray]:
         self.asked.append(len(glyphs))
         n = len(glyphs)
         return (np.tile(self.ink, (n, 1)).astype(np.float32),
@@ -293,14 +318,33 @@ def test_a_committee_asks_no_further_network_when_told_it_is_not_worth_it():
     first = FixedNet([0.0, 0.6, 0.4], [1 / 9] * 9)  # unsure, print or pen
     second = FixedNet([0.0, 0.5, 0.5], [1 / 9] * 9)
     committee = PenCommittee([first, second])
-    ink, _ = committee.read(images, features, worth_more=lambda ink: False)
+    ink, _ = committee.read(images, features, second_opinion=lambda ink: None)
     assert second.asked == [] and np.allclose(ink[:, Ink.PRINTED], 0.6)
-    committee.read(images, features, worth_more=lambda ink: True)
+    committee.read(images, features, second_opinion=lambda ink: np.zeros(len(ink), bool))
     assert second.asked == [4]
     second.asked.clear()
     inked = np.ones(4, bool)
     ink_classes(committee, images, features, inked)  # no cell surely pen: a printed photo
     assert second.asked == [] and not holds_handwriting(ink)
+
+
+def test_the_few_cells_surely_pen_of_a_photo_are_read_by_every_network():
+    """A cell the first network is sure of is read by the second too when the photo has
+    fewer than MIN_PEN such cells: one network alone does not make a given an entry."""
+    images = np.zeros((MIN_PEN, GLYPH, GLYPH), np.float32)
+    features = np.zeros((MIN_PEN, FEATURES), np.float32)
+    certain = [0.0, 0.00001, 0.99999]
+    second = FixedNet([0.0, 0.01, 0.99], [1 / 9] * 9)  # doubts it
+    inked = np.ones(MIN_PEN - 1, bool)
+    alone, _ = ink_classes(FixedNet(certain, [1.0] + [0.0] * 8), images[1:], features[1:], inked)
+    assert holds_handwriting(alone)
+    both, _ = ink_classes(PenCommittee([FixedNet(certain, [1.0] + [0.0] * 8), second]),
+                          images[1:], features[1:], inked)
+    assert second.asked == [MIN_PEN - 1] and not holds_handwriting(both)
+    second.asked.clear()
+    ink_classes(PenCommittee([FixedNet(certain, [1.0] + [0.0] * 8), second]), images,
+                features, np.ones(MIN_PEN, bool))
+    assert second.asked == []  # MIN_PEN cells sure: a filled photo, read as before
 
 
 def test_a_committee_needs_networks_that_see_the_same_features():
