@@ -10,17 +10,17 @@ right, wrong solutions, entries flagged doubtful (read surely as a digit the sol
 disagrees with, not surely wrong: planted wrong ones, and right ones), and the time per
 photo against the same puzzle's printed photo in train/: read and solved (wall clock), and
 whole, as `snapsolve photo.jpg` runs it, from the file to the annotated copy written (CPU
-time). With --variants, also:
-black pen and pencil (the pen strokes greyed), planted wrong entries (a pen cell's image
-swapped for another pen digit of the same photo: wrong entries found, right entries called
-wrong), partial fills (a third of the pen cells erased to the paper's colour), candidate
-notes (3 pen cells rubbed out and given 2-3 small digits of the photo's own handwriting in
-their corners) and struck-through entries (3 pen cells crossed out corner to corner in
-their own ink): how many of those cells are taken for an entry or a given; and the photo
-taken worse: out of focus (a Gaussian blur of BLUR_SIGMA px), under lamp light (the
-channels scaled by WARM) and grainy (a sensor's noise of GRAIN grey levels,
-benchmarks.robustness.grainy, seeded by the photo's name); and a puzzle just begun (all
-but BEGUN pen cells erased, one of those wrong as planted).
+time). With --variants, also: black pen and pencil (the pen strokes greyed), red pen (the
+strokes in RED_INK), planted wrong entries (a pen cell's image swapped for another pen digit
+of the same photo: wrong entries found, right entries called wrong), partial fills (a third
+of the pen cells erased to the paper's colour), candidate notes (3 pen cells rubbed out and
+given 2-3 small digits of the photo's own handwriting in their corners) and struck-through
+entries (3 pen cells crossed out corner to corner in their own ink): how many of those
+cells are taken for an entry or a given; the photo taken worse: out of focus (a Gaussian
+blur of BLUR_SIGMA px), under lamp light (the channels scaled by WARM) and grainy (a
+sensor's noise of GRAIN grey levels, benchmarks.robustness.grainy, seeded by the photo's
+name); and a puzzle just begun (all but BEGUN pen cells erased, one of those wrong as
+planted).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from benchmarks.pen_data import (
     noted,
     pixels_of,
     planted,
+    recoloured,
     tinted,
     wrong_swaps,
 )
@@ -179,7 +180,7 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         if not variants:
             continue
         if reading is None:
-            for name in ("black pen", "pencil", "planted wrong", "partial fill",
+            for name in ("black pen", "pencil", "red pen", "planted wrong", "partial fill",
                          "candidate notes", "struck through", "out of focus", "lamp light",
                          "grainy", "just begun"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
@@ -188,6 +189,8 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         for name, pencil in (("black pen", False), ("pencil", True)):
             r, s, _ = run_pixels(greyed(pixels, quads, photo.pen, pencil))
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
+        r, s, _ = run_pixels(recoloured(pixels, quads, photo.pen))
+        totals.setdefault("red pen", Counter()).update(judge(photo, r, s))
         swaps = wrong_swaps(photo, rng, PLANTED)
         r, s, _ = run_pixels(planted(pixels, quads, swaps))
         totals.setdefault("planted wrong", Counter()).update(

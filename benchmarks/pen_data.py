@@ -1,5 +1,6 @@
 """Photos filled in by hand (../shared/data/photos/mixed-train) with their truth per cell,
-and the variants made of them: black pen and pencil (the pen strokes greyed), planted wrong
+and the variants made of them: black pen and pencil (the pen strokes greyed), red pen (the
+strokes in another ink: `recoloured`), planted wrong
 entries (a pen cell's image swapped for another pen digit of the same photo) and partial
 fills (pen cells erased to the paper's colour), and photos taken worse: out of focus
 (`blurred`) and under coloured light (`tinted`).
@@ -30,6 +31,7 @@ from pipeline.stages import cut_glyphs
 INSET = 0.1  # of a cell: a variant touches only the cell's inside, never its lines
 BLACK_DARKEN = 1.4  # a black pen stroke: this much of the ink's lightness taken off the paper
 PENCIL_DARKEN = 0.55  # a pencil stroke: this much (fainter than the pen's)
+RED_INK = (45, 40, 190)  # BGR: the benchmark's red pen (a red ballpoint's stroke on paper)
 PAPER_SHARE = 0.8  # quantile of a cell's lightness taken for its paper
 NOTE_SHARE = 0.34  # a candidate note's side, as a share of the cell's
 NOTE_SOURCE = 0.75  # of a cell's inside (quad): the middle part a note is copied from, its
@@ -152,6 +154,26 @@ def greyed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray, pencil: boo
         amount = np.clip((paper.mean() - light) / max(paper.mean(), 1.0), 0, 1)
         new = np.clip(paper[None] * (1 - darken * amount[:, None]), 0, 255).astype(np.uint8)
         out[rows, cols][mask] = new
+    return out
+
+
+def recoloured(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
+               ink: tuple[float, float, float] = RED_INK) -> np.ndarray:
+    """The photo with the strokes of `cells` in another pen's ink (BGR): each pixel moved
+    from its paper towards `ink` by how dark it is, its cell's darkest pixel all the way."""
+    out = pixels.copy()
+    colour = np.array(ink, np.float32)[None]
+    for i in np.flatnonzero(cells):
+        rows, cols, mask = _region(pixels.shape, quads[i])
+        if mask.sum() < 9:
+            continue
+        inside = pixels[rows, cols][mask]
+        paper = _paper(inside)[None]
+        light = inside.astype(np.float32).mean(axis=1)
+        depth = max(float(paper.mean() - light.min()), 1.0)
+        amount = np.clip((paper.mean() - light) / depth, 0, 1)[:, None]
+        out[rows, cols][mask] = np.clip(paper * (1 - amount) + colour * amount, 0,
+                                        255).astype(np.uint8)
     return out
 
 
