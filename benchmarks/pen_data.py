@@ -159,10 +159,12 @@ def greyed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray, pencil: boo
 
 def recoloured(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
                ink: tuple[float, float, float] = RED_INK) -> np.ndarray:
-    """The photo with the strokes of `cells` in another pen's ink (BGR): each pixel moved
-    from its paper towards `ink` by how dark it is, its cell's darkest pixel all the way."""
+    """The photo with the strokes of `cells` in another pen's ink (BGR, as on white paper
+    in white light): each pixel moved from its paper towards the ink under the photo's
+    light (the paper's colour times ink / 255) by how dark it is, its cell's darkest pixel
+    all the way."""
     out = pixels.copy()
-    colour = np.array(ink, np.float32)[None]
+    reflects = np.array(ink, np.float32)[None] / 255
     for i in np.flatnonzero(cells):
         rows, cols, mask = _region(pixels.shape, quads[i])
         if mask.sum() < 9:
@@ -172,7 +174,7 @@ def recoloured(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
         light = inside.astype(np.float32).mean(axis=1)
         depth = max(float(paper.mean() - light.min()), 1.0)
         amount = np.clip((paper.mean() - light) / depth, 0, 1)[:, None]
-        out[rows, cols][mask] = np.clip(paper * (1 - amount) + colour * amount, 0,
+        out[rows, cols][mask] = np.clip(paper * (1 - amount * (1 - reflects)), 0,
                                         255).astype(np.uint8)
     return out
 
