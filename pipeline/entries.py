@@ -2,11 +2,13 @@
 (Reading -> Reading).
 
 Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
-features (`_ink_features`): empty, printed, or pen, and for pen the digit written. When no
-cell is surely pen the reading is returned as it was: a photo with no handwriting reads
-exactly as the printed path reads it. So it is when the split would leave too few givens
-for a puzzle: print in blue or red looks like a pen's ink. Otherwise the split between
-printed and pen is weighed by how well each glyph matches the photo's font (`_font`: every
+features (`_ink_features`): empty, printed, or pen, and for pen the digit written. A photo
+holds handwriting when a few cells are surely pen, one certainly, or one surely on a board
+that as read is no puzzle (`holds_handwriting`); one that holds none is returned as it was,
+so a printed photo reads exactly as the printed path reads it. So it is when the split
+would leave too few givens for a puzzle: print in blue or red looks like a pen's ink.
+Otherwise the split between printed and pen is weighed by how well each glyph matches
+the photo's font (`_font`: every
 given is printed alike), in a puzzle whose givens are placed symmetrically by whether the
 opposite cell holds a given (`_symmetry`), and for a doubted given by whether the puzzle
 needs it (`_redundant`: handwriting read as print never is needed). Then the givens are
