@@ -7,14 +7,13 @@ holds handwriting when a few cells are surely pen, one certainly, or one surely 
 that as read is no puzzle (`holds_handwriting`); one that holds none is returned as it was,
 so a printed photo reads exactly as the printed path reads it. So it is when the split
 would leave too few givens for a puzzle: print in blue or red looks like a pen's ink.
-Otherwise the split between printed and pen is weighed by how well each glyph matches
-the photo's font (`_font`: every
-given is printed alike), in a puzzle whose givens are placed symmetrically by whether the
-opposite cell holds a given (`_symmetry`), and for a doubted given by whether the puzzle
-needs it (`_redundant`: handwriting read as print never is needed). Then the givens are
-the printed cells only, each weighed P(printed) x P(digit) so that correction can still
-turn a given taken for an entry (or the reverse) around with the solver, and the entries
-are the pen cells, weighed P(pen) x P(handwritten digit).
+Otherwise the split between printed and pen is weighed by how well each glyph matches the
+photo's font (`_font`: every given is printed alike), in a puzzle whose givens are placed
+symmetrically by whether the opposite cell holds a given (`_symmetry`), and for a doubted
+given by whether the puzzle needs it (`_redundant`: handwriting read as print never is
+needed). Then the givens are the printed cells only, each weighed P(printed) x P(digit) so
+that correction can still turn a given taken for an entry (or the reverse) around with the
+solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit).
 """
 
 from __future__ import annotations
