@@ -36,8 +36,9 @@ PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
 MIN_PEN = 4  # ... and a photo holds entries when at least this many cells are (printed
 # photos of the training part reach none: no cell over 0.81; filled ones 23 at least) ...
 PEN_CERTAIN = 0.9999  # ... or when one cell is this surely, by every network of the
-# committee: a puzzle just begun. Printed photos creased, in blue or under a thumb had 1-3
-# cells over PEN_SURE, givens among them, none over 0.99988 (docs/benchmarks.md)
+# committee: a puzzle just begun. Printed photos creased, in blue, on a page of text or
+# under a thumb had 1-3 cells over PEN_SURE, givens among them, none over 0.99988
+# (docs/benchmarks.md)
 MIN_GIVENS = 17  # no 9x9 puzzle with fewer givens has one solution (McGuire, Tugemann and
 # Civario, 2012): a split that leaves fewer printed, of a reading that is a puzzle (at most
 # MOST_GIVENS digits, none breaking the rules), took a puzzle printed in colour for handwriting
