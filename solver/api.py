@@ -13,6 +13,8 @@ from .size import Size
 
 # solve() and count_solutions() promise an answer, so their node budget is all but endless.
 UNBOUNDED_NODES = 10**9
+CONFLICTS_NAMED = 3  # a message names this many conflicts at most (a board typed into the
+# wrong field can hold hundreds; `Outcome.conflicts` keeps them all)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,9 @@ class Outcome:
         if self.status == "solved":
             return "solved; the solution is unique"
         if self.status == "invalid":
-            return "the givens conflict: " + "; ".join(str(c) for c in self.conflicts)
+            named = "; ".join(str(c) for c in self.conflicts[:CONFLICTS_NAMED])
+            more = len(self.conflicts) - CONFLICTS_NAMED
+            return f"the givens conflict: {named}" + (f"; and {more} more" if more > 0 else "")
         if self.status == "unsolvable":
             return "no solution: the givens do not conflict directly, but no grid fits them"
         if self.status == "multiple":

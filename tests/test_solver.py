@@ -268,6 +268,14 @@ def test_empty_board():
     assert analyse(EMPTY).status == "multiple"
 
 
+def test_a_message_names_a_few_conflicts_and_counts_the_rest():
+    outcome = analyse("1" * 81)
+    assert outcome.status == "invalid" and len(outcome.conflicts) > 200
+    assert outcome.message.count("two 1s") == 3
+    assert outcome.message.endswith(f"; and {len(outcome.conflicts) - 3} more")
+    assert "more" not in analyse("5...5" + "." * 76).message
+
+
 def test_a_full_valid_grid():
     assert solve(EASY_SOLUTION) == EASY_SOLUTION
     assert count_solutions(EASY_SOLUTION) == 1

@@ -125,6 +125,13 @@ def test_a_board_sent_with_the_photo_replaces_the_board_as_read(client):
     assert rec["solution"] == SMALL_SOLUTION and rec["corrections"] == []
 
 
+def test_a_photo_sent_with_a_board_of_the_wrong_size_is_kept_for_the_right_one(client):
+    rec = upload(client, SMALL, board="0" * 256, alphabet="hex").json()
+    assert rec["status"] == "invalid" and "81 cells" in rec["message"] and rec["id"]
+    fixed = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": rec["id"]}).json()
+    assert fixed["status"] == "solved" and fixed["solution"] == SMALL_SOLUTION
+
+
 def test_an_unknown_photo_is_404(client):
     for photo in ("A" * 22, "../../etc"):
         answer = client.post("/api/solve", json={"board": SMALL_BOARD, "photo": photo})

@@ -215,18 +215,21 @@ async def _read(request: Request, entry: Entry, name: str, board: str | None, as
                 fresh: bool) -> Response:
     """Have the photo read (with the user's board, if any; as `asked`) and answer with its
     record; a new photo in which no board was found is not kept (there is nothing to fix or
-    redraw)."""
+    redraw), unless it came with a board of the user's that was refused (invalid: the
+    user fixes that board and sends it again for the same photo)."""
     store: ResultStore = request.app.state.store
     output = entry.new_render()
     job = photo_job(name, entry.photo, output, board)
     settings = replace(request.app.state.config.settings, check=asked.check, hint=asked.hint)
     rec = await _call(request, name, process, job, settings)
-    if fresh and rec["board"] is None:
+    refused = board is not None and rec["status"] == "invalid" and rec["board"] is None
+    if fresh and rec["board"] is None and not refused:
         await asyncio.to_thread(store.discard, entry)
         entry_id = None
     else:
         entry_id = entry.id
-        await asyncio.to_thread(entry.note, cells=len(rec["board"] or board or ""))
+        if rec["board"] is not None:  # a refused board says nothing of the photo's size
+            await asyncio.to_thread(entry.note, cells=len(rec["board"]))
         await asyncio.to_thread(store.keep_latest_renders, entry)
     image = output if rec["status"] == "solved" and output.exists() else None
     status = 422 if rec["status"] == "unreadable" else 200
