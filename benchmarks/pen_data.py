@@ -1,9 +1,9 @@
 """Photos filled in by hand (../shared/data/photos/mixed-train) with their truth per cell,
 and the variants made of them: black pen and pencil (the pen strokes greyed), red pen (the
-strokes in another ink: `recoloured`), planted wrong
-entries (a pen cell's image swapped for another pen digit of the same photo) and partial
-fills (pen cells erased to the paper's colour), and photos taken worse: out of focus
-(`blurred`) and under coloured light (`tinted`).
+strokes in another ink: `recoloured`), planted wrong entries (a pen cell's image swapped for
+another pen digit of the same photo) and partial fills (pen cells erased to the paper's
+colour), and photos taken worse: out of focus (`blurred`) and under coloured light
+(`tinted`).
 
 A cell that is non-zero in train/NAME.dat is printed, the other digits of mixed-train/NAME.dat
 are handwritten. Cell regions in the photo come from the pipeline's own reading of it (its
@@ -13,6 +13,7 @@ whose grid was found.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -142,19 +143,13 @@ def _paper(inside: np.ndarray) -> np.ndarray:
 def greyed(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray, pencil: bool) -> np.ndarray:
     """The photo with the strokes of `cells` made colourless: as black pen (as dark as
     print) or as pencil (grey and fainter)."""
-    out = pixels.copy()
     darken = PENCIL_DARKEN if pencil else BLACK_DARKEN
-    for i in np.flatnonzero(cells):
-        rows, cols, mask = _region(pixels.shape, quads[i])
-        if mask.sum() < 9:
-            continue
-        inside = pixels[rows, cols][mask]
-        paper = _paper(inside)
-        light = inside.astype(np.float32).mean(axis=1)
+
+    def grey(paper: np.ndarray, light: np.ndarray) -> np.ndarray:
         amount = np.clip((paper.mean() - light) / max(paper.mean(), 1.0), 0, 1)
-        new = np.clip(paper[None] * (1 - darken * amount[:, None]), 0, 255).astype(np.uint8)
-        out[rows, cols][mask] = new
-    return out
+        return paper[None] * (1 - darken * amount[:, None])
+
+    return restroked(pixels, quads, cells, grey)
 
 
 def recoloured(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
@@ -163,19 +158,28 @@ def recoloured(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
     in white light): each pixel moved from its paper towards the ink under the photo's
     light (the paper's colour times ink / 255) by how dark it is, its cell's darkest pixel
     all the way."""
-    out = pixels.copy()
     reflects = np.array(ink, np.float32)[None] / 255
+
+    def inked(paper: np.ndarray, light: np.ndarray) -> np.ndarray:
+        depth = max(float(paper.mean() - light.min()), 1.0)
+        amount = np.clip((paper.mean() - light) / depth, 0, 1)[:, None]
+        return paper[None] * (1 - amount * (1 - reflects))
+
+    return restroked(pixels, quads, cells, inked)
+
+
+def restroked(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
+              paint: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """The photo with each of `cells`' inside pixels repainted: `paint(paper, light)`, of
+    the cell's paper colour (BGR) and each pixel's lightness, gives the pixels' new BGR."""
+    out = pixels.copy()
     for i in np.flatnonzero(cells):
         rows, cols, mask = _region(pixels.shape, quads[i])
         if mask.sum() < 9:
             continue
         inside = pixels[rows, cols][mask]
-        paper = _paper(inside)[None]
         light = inside.astype(np.float32).mean(axis=1)
-        depth = max(float(paper.mean() - light.min()), 1.0)
-        amount = np.clip((paper.mean() - light) / depth, 0, 1)[:, None]
-        out[rows, cols][mask] = np.clip(paper * (1 - amount * (1 - reflects)), 0,
-                                        255).astype(np.uint8)
+        out[rows, cols][mask] = np.clip(paint(_paper(inside), light), 0, 255).astype(np.uint8)
     return out
 
 
