@@ -172,6 +172,7 @@ def test_doubtful_entries_are_ringed_apart_from_wrong_ones(page, running, tmp_pa
     assert "check it" in (doubtful.get_attribute("aria-label") or "")
     expect(page.locator("#legend")).to_contain_text("entries to check")
     expect(page.locator("#status-message")).to_contain_text("may have been misread")
+    expect(page.locator("#status-message")).to_contain_text(re.compile(r"^1 of your 3 entries"))
 
 
 def test_a_sixteen_photo_shows_its_board_in_hex_and_takes_a_fix(page, running, tmp_path):

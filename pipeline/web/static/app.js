@@ -280,8 +280,10 @@ function explain(rec) {
     const text = rec.hint.explanation.replace(/([^.!?])$/, "$1."); // "r4c7 must be 5: ...": no capital
     return checking() ? `${text}${where}` : `${text}${where} Tick “show the solution” for all of it.`;
   }
-  const parts = [rec.status === "solved" && rec.message === "solved"
-    ? "The missing digits are written in red on your photo." : sentence(rec.message)];
+  // under the title "Solved", the record's own "solved; " is not said again
+  const said = rec.status === "solved" ? rec.message.replace(/^solved; /, "") : rec.message;
+  const parts = [rec.status === "solved" && said === "solved"
+    ? "The missing digits are written in red on your photo." : sentence(said)];
   if (rec.status === "solved" && rec.wrong_entries?.length) {
     parts.push(checking() ? "Your wrong entries are ringed in magenta on the photo."
       : "Your wrong entries are ringed in magenta on the photo, the right digit on a badge at the corner.");
