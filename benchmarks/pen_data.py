@@ -107,6 +107,20 @@ def labelled_cells(
     return images, features, inked, classes, truth
 
 
+def held_out_with_quads(count: int) -> list[tuple[MixedPhoto, np.ndarray, np.ndarray]]:
+    """The first `count` held-out photos, each with its pixels and its cells' quads (from
+    the printed path's reading of it): what a variant is made from. Empty without the
+    dataset."""
+    out = []
+    for photo in mixed_photos(held_out=True)[:count]:
+        pixels = pixels_of(photo)
+        found = read_pixels(pixels)
+        if found is None:
+            raise ValueError(f"{photo.name}: no grid found, no variant to make of it")
+        out.append((photo, pixels, cell_quads(found[0].geometry)))
+    return out
+
+
 def cell_quads(geometry: Geometry, inset: float = INSET) -> np.ndarray:
     """(81, 4, 2) float32: each upright cell's inside as a quad in the photo."""
     xs, ys = (np.asarray(v, np.float64) for v in geometry.lattice)

@@ -14,16 +14,14 @@ MOST_MISSED = 5  # photos whose givens or planted entry may come out wrong (meas
 
 def test_the_few_entries_of_a_puzzle_just_begun_are_read_and_checked():
     from benchmarks.pen import just_begun, run_pixels
-    from benchmarks.pen_data import cell_quads, mixed_photos, pixels_of
+    from benchmarks.pen_data import held_out_with_quads
 
-    photos = mixed_photos(held_out=True)[:PHOTOS]
+    photos = held_out_with_quads(PHOTOS)
     if not photos:
         pytest.skip("no ../shared/data")
     missed = []
-    for photo in photos:
-        pixels = pixels_of(photo)
-        first, _, _ = run_pixels(pixels)
-        begun, _, ((_, target),) = just_begun(photo, pixels, cell_quads(first.geometry))
+    for photo, pixels, quads in photos:
+        begun, _, ((_, target),) = just_begun(photo, pixels, quads)
         _, solved, _ = run_pixels(begun)
         assert solved is not None, photo.name
         assert solved.status != "solved" or solved.solution == photo.solution, photo.name

@@ -14,16 +14,13 @@ MOST_MISSED = 2  # of them that may not come out all 81 exact (measured on the h
 @pytest.mark.parametrize("ink", ["black pen", "pencil", "red pen"])
 def test_entries_in_another_ink_are_read_and_checked(ink):
     from benchmarks.pen import judge, run_pixels
-    from benchmarks.pen_data import cell_quads, greyed, mixed_photos, pixels_of, recoloured
+    from benchmarks.pen_data import greyed, held_out_with_quads, recoloured
 
-    photos = mixed_photos(held_out=True)[:PHOTOS]
+    photos = held_out_with_quads(PHOTOS)
     if not photos:
         pytest.skip("no ../shared/data")
     missed = []
-    for photo in photos:
-        pixels = pixels_of(photo)
-        first, _, _ = run_pixels(pixels)
-        quads = cell_quads(first.geometry)
+    for photo, pixels, quads in photos:
         if ink == "red pen":
             inked = recoloured(pixels, quads, photo.pen)
         else:
