@@ -14,10 +14,14 @@ All on a grey working copy about 800 px long (`_image`), corners mapped back to 
    that reaches CONFIDENT, all again on a mask with a lower ink threshold.
 5. A quad at the photo's edge that scores low is also tried as a cut grid (`_edge`).
 6. Where no grid is found: again on the grey divided by its paper (boxes shaded in a
-   tint), then window by window on a larger copy (a small grid on a whole page).
+   tint), then on masks with the creases across the photo erased (`_creases`: a fold
+   joins the grid to the whole page), then window by window on a larger copy (a small
+   grid on a whole page).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -31,6 +35,7 @@ from ._candidates import (
     large_contours,
     min_grid_area,
 )
+from ._creases import without_creases
 from ._edge import cut_quad
 from ._hidden import uncovered_quad
 from ._image import (
@@ -124,6 +129,8 @@ def _grid_in(
     best = _best_of_masks(stretched(small), ns)
     if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
         best = _best_of_masks(stretched(unshaded(small)), ns)
+    if best[1] is None or best[0] < MIN_SCORE:  # or one a crease joins to the whole page
+        best = _best_of_masks(stretched(small), ns, without_creases)
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
         return None
@@ -195,13 +202,21 @@ def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:
     return False
 
 
-def _best_of_masks(small: np.ndarray, ns: tuple[int, ...]) -> Found:
+def _best_of_masks(
+    small: np.ndarray, ns: tuple[int, ...],
+    cleaned: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> Found:
     """The best quad of `small`'s ink masks, each ink threshold in turn until one is
-    CONFIDENT."""
+    CONFIDENT; with `cleaned`, of each mask it changes (the same array: unchanged), cleaned."""
     best: Found = (0.0, None, ns[0])
     deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())
     for delta in deltas:
-        found = best_quad(ink_mask(small, delta), ns)
+        mask = ink_mask(small, delta)
+        if cleaned is not None:
+            mask, before = cleaned(mask), mask
+            if mask is before:  # nothing cleaned: searched as it is already
+                continue
+        found = best_quad(mask, ns)
         if found[1] is not None and found[0] > best[0]:
             best = found
         if best[0] >= CONFIDENT:
