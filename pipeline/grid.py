@@ -87,8 +87,11 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
             found = rival
         if found is not None and found[1] >= CONFIDENT:
             break
-    if found is None:  # of no size in the whole photo: perhaps a small one, on a page
-        found = _grid_on_page(working[0], tuple(size.n for size in sizes))
+    ns = tuple(size.n for size in sizes)
+    if found is None:  # of no size in the whole photo: perhaps one a crease joins to it
+        found = _grid_in(*working, ns, creased=True)
+    if found is None:  # or a small one, on a page
+        found = _grid_on_page(working[0], ns)
     if found is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
@@ -109,7 +112,8 @@ def find_grid(
     working = _working(image)
     if working is None:
         return None
-    return _grid_in(*working, ns) or _grid_on_page(working[0], ns)
+    return (_grid_in(*working, ns) or _grid_in(*working, ns, creased=True)
+            or _grid_on_page(working[0], ns))
 
 
 def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
@@ -123,14 +127,18 @@ def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] |
 
 
 def _grid_in(
-    grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...]
+    grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...],
+    creased: bool = False,
 ) -> tuple[np.ndarray, float, int] | None:
-    """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up)."""
-    best = _best_of_masks(stretched(small), ns)
-    if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
-        best = _best_of_masks(stretched(unshaded(small)), ns)
-    if best[1] is None or best[0] < MIN_SCORE:  # or one a crease joins to the whole page
+    """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up);
+    `creased`: on its masks with the creases across the photo erased (`_creases`), for a
+    photo where no grid was found as it is."""
+    if creased:
         best = _best_of_masks(stretched(small), ns, without_creases)
+    else:
+        best = _best_of_masks(stretched(small), ns)
+        if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
+            best = _best_of_masks(stretched(unshaded(small)), ns)
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
         return None
