@@ -1,6 +1,6 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
 shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour, held by
-a thumb.
+a thumb, shaken, under glare, squeezed by JPEG.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -98,6 +98,46 @@ def printed_in_blue(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return _byte(paper * (1 - ink[..., None] * (1 - np.float32(BLUE_INK))))
 
 
+SHAKE = 9  # px: the length of a hand's shake during the exposure (at 640 px, a fifth of a cell)
+
+
+def shaken(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Motion blur: the camera moved SHAKE px in a straight line, in any direction, while
+    the shutter was open (a dim room, a hand-held phone)."""
+    kernel = np.zeros((SHAKE, SHAKE), np.float32)
+    kernel[SHAKE // 2, :] = 1
+    centre = ((SHAKE - 1) / 2, (SHAKE - 1) / 2)
+    turn = cv2.getRotationMatrix2D(centre, float(rng.uniform(0, 180)), 1)
+    kernel = cv2.warpAffine(kernel, turn, (SHAKE, SHAKE))
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
+GLARE = 0.7  # of the paper's contrast the glare washes out at its centre
+GLARE_SIZE = 0.15  # of the photo's longest side: the glare's spread (a Gaussian's sigma)
+
+
+def glared(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's glare on glossy paper: a soft patch near the middle where every pixel is
+    GLARE of the way to white, less with the distance from its centre."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0.3, 0.7) * w, rng.uniform(0.3, 0.7) * h
+    spread = GLARE_SIZE * max(h, w)
+    weight = GLARE * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * spread**2))
+    if image.ndim == 3:
+        weight = weight[..., None]
+    return _byte(_float(image) * (1 - weight) + 255 * weight)
+
+
+JPEG_QUALITY = 12  # a photo sent through a messaging app that squeezes it hard
+
+
+def recompressed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo saved again as a JPEG of JPEG_QUALITY: blocks and ringing around strokes."""
+    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    return cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+
+
 SKIN = (90, 120, 170)  # BGR: a thumb in the shade of the hand holding the page
 
 
@@ -154,6 +194,9 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     "sensor noise (12 grey levels)": grainy(12),
     "printed in blue": printed_in_blue,
     "a thumb over the lower left corner": thumb,
+    f"shaken (motion blur, {SHAKE} px)": shaken,
+    f"glare ({GLARE:.0%} washed out at its centre)": glared,
+    f"saved again as JPEG quality {JPEG_QUALITY}": recompressed,
 }
 
 

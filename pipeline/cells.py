@@ -29,6 +29,7 @@ from ._components import (
     single,
     window,
 )
+from ._evened import evened
 from ._folds import central_line_windows, rejudged
 from ._page_folds import without_page_folds
 from ._stats import group_quantiles, median, quantile
@@ -59,7 +60,7 @@ def find_cells(square: Square) -> Cells:
     """The stage: judge every cell window of the square (raises NoGrid when too few cells
     hold anything for a puzzle)."""
     geometry = square.geometry
-    ink = without_page_folds(square.ink, geometry.lattice)
+    ink = evened(without_page_folds(square.ink, geometry.lattice), geometry.lattice)
     bounds = window_bounds(geometry.lattice, geometry.side)
     peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
     level = digit_level(peaks, square.stroke)

@@ -1,0 +1,80 @@
+"""Ink evened out across the grid: where part of the square is washed out (a lamp's glare on
+the paper, a pale patch of print), its ink is raised to the rest's.
+
+Every cell is framed by the grid's lines, printed in one ink, so the ink of the lines
+around a cell tells how much of the print's contrast reaches it. A cell whose lines keep
+less than FADED of the grid's typical line ink has its ink divided by that share (never
+by less than LEAST), smoothly between cells, so its digits are judged as the others are.
+A square without such a cell is returned as it is.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+BAND = 2  # px each side of a lattice line where its ink is looked for
+SAMPLES = 16  # points along each side of a cell where it is looked for
+FADED = 0.5  # a cell whose lines keep less than this share of the typical line ink ...
+LEAST = 0.2  # ... has its ink divided by that share, never by less than this (noise)
+
+
+def evened(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """The square's ink map (float32, 0..1) with washed-out cells raised (the same array
+    when none is)."""
+    share = patch_medians(line_shares(ink, lattice))
+    if share.min() >= FADED:
+        return ink
+    gain = np.where(share < FADED, 1.0 / np.maximum(share, LEAST), 1.0)
+    field = cell_field(gain, lattice, ink.shape)
+    return np.minimum(ink * field, 1.0).astype(np.float32)
+
+
+def line_shares(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """(n, n): the ink of each cell's four sides as a share of the median over all sides.
+    A side's ink is the median, over SAMPLES points along it, of the strongest ink across
+    the line within BAND px."""
+    xs, ys = (np.asarray(v, np.float64) for v in lattice)
+    h, w = ink.shape
+    steps = (np.arange(SAMPLES) + 0.5) / SAMPLES
+    across = np.arange(-BAND, BAND + 1)
+
+    def sides(lines: np.ndarray, ends: np.ndarray, limit: int, other: int) -> np.ndarray:
+        """(lines, cells): each line's ink along each cell it bounds."""
+        along = ends[:-1, None] + np.diff(ends)[:, None] * steps  # (cells, SAMPLES)
+        along = np.clip(np.rint(along).astype(int), 0, other - 1)
+        at = np.clip(np.rint(lines).astype(int)[:, None] + across, 0, limit - 1)  # (lines, 2B+1)
+        return at, along
+
+    at, along = sides(xs, ys, w, h)
+    vertical = ink[along[None, :, :, None], at[:, None, None, :]].max(axis=3)
+    at, along = sides(ys, xs, h, w)
+    horizontal = ink[at[:, None, None, :], along[None, :, :, None]].max(axis=3)
+    vertical, horizontal = np.median(vertical, axis=2), np.median(horizontal, axis=2)
+    typical = max(float(np.median(np.concatenate([vertical.ravel(), horizontal.ravel()]))),
+                  1e-6)
+    cells = (vertical[:-1].T + vertical[1:].T + horizontal[:-1] + horizontal[1:]) / 4
+    return cells / typical
+
+
+def patch_medians(share: np.ndarray) -> np.ndarray:
+    """(n, n): each cell's median over it and its neighbours (those in the grid: 4 at a
+    corner, 6 along a side, 9 inside): a washed-out patch stays, one odd cell (a side cut
+    by the photo's edge, a shaded box's line) does not."""
+    padded = np.pad(share.astype(np.float64), 1, constant_values=np.nan)
+    return np.nanmedian(np.lib.stride_tricks.sliding_window_view(padded, (3, 3)), axis=(2, 3))
+
+
+def cell_field(values: np.ndarray, lattice: tuple[np.ndarray, np.ndarray],
+               shape: tuple[int, int]) -> np.ndarray:
+    """(h, w) float32: the per-cell `values` (n, n) spread over the square, each at its
+    cell's centre and linear between centres (constant past the outer ones)."""
+    xs, ys = (np.asarray(v, np.float64) for v in lattice)
+    cx, cy = (xs[:-1] + xs[1:]) / 2, (ys[:-1] + ys[1:]) / 2
+    h, w = shape
+    col = np.interp(np.arange(w), cx, np.arange(cx.size))
+    row = np.interp(np.arange(h), cy, np.arange(cy.size))
+    map_x = np.broadcast_to(col[None, :], (h, w)).astype(np.float32)
+    map_y = np.broadcast_to(row[:, None], (h, w)).astype(np.float32)
+    return cv2.remap(values.astype(np.float32), map_x, map_y, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
