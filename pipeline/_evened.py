@@ -3,9 +3,9 @@ the paper, a pale patch of print), its ink is raised to the rest's.
 
 Every cell is framed by the grid's lines, printed in one ink, so the ink of the lines
 around a cell tells how much of the print's contrast reaches it. A cell whose lines keep
-less than FADED of the grid's typical line ink has its ink divided by that share (never
-by less than LEAST), smoothly between cells, so its digits are judged as the others are.
-A square without such a cell is returned as it is.
+less than FADED of the grid's typical line ink, over it and its neighbours, has its ink
+divided by that share (never by less than LEAST), smoothly between cells, so its digits
+are judged as the others are. A square without such a patch is returned as it is.
 """
 
 from __future__ import annotations
@@ -16,16 +16,21 @@ import numpy as np
 BAND = 2  # px each side of a lattice line where its ink is looked for
 SAMPLES = 16  # points along each side of a cell where it is looked for
 FADED = 0.5  # a cell whose lines keep less than this share of the typical line ink ...
-LEAST = 0.2  # ... has its ink divided by that share, never by less than this (noise)
+LEAST = 0.25  # ... has its ink divided by that share, never by less than this (noise) ...
+NO_LINE = 0.15  # ... unless it is under this: no line found there (a lattice astray at a
+# corner, a grid small on a page), not a glare, which leaves a quarter or more
+SPREAD = 2.0  # cells' shares whose 90th percentile is over this: the thin lines too faint
+# against the box lines to tell by (a grid small on a page: 3 and more; a glare: 1.1-1.5)
 
 
 def evened(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     """The square's ink map (float32, 0..1) with washed-out cells raised (the same array
-    when none is)."""
+    when none is, or when the line shares are too uneven to tell: SPREAD)."""
     share = patch_medians(line_shares(ink, lattice))
-    if share.min() >= FADED:
+    faded = (share < FADED) & (share >= NO_LINE)
+    if not faded.any() or np.quantile(share, 0.9) > SPREAD:
         return ink
-    gain = np.where(share < FADED, 1.0 / np.maximum(share, LEAST), 1.0)
+    gain = np.where(faded, 1.0 / np.maximum(share, LEAST), 1.0)
     field = cell_field(gain, lattice, ink.shape)
     return np.minimum(ink * field, 1.0).astype(np.float32)
 
