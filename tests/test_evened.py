@@ -72,8 +72,8 @@ def test_one_odd_cell_is_no_patch(cell) -> None:
     assert evened(ink, lattice()) is ink
 
 
-GLARED = 20  # training photos under glare as `benchmarks.robustness` puts it (the first ones)
-LEAST_EXACT = 17  # of them read exactly (before the ink was evened: 11)
+GLARED = 40  # training photos under glare as `benchmarks.robustness` puts it (the first ones)
+LEAST_EXACT = 37  # of them read exactly (before the ink was evened: 35; now 38)
 
 
 def test_photos_under_glare_read_exactly() -> None:
