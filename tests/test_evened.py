@@ -3,8 +3,6 @@ raised to the rest's ink; a square evenly printed, or one odd cell, is left as i
 
 from __future__ import annotations
 
-import zlib
-
 import numpy as np
 import pytest
 
@@ -78,23 +76,9 @@ LEAST_EXACT = 37  # of them read exactly (before the ink was evened: 35; now 38)
 
 def test_photos_under_glare_read_exactly() -> None:
     from benchmarks import dataset
-    from benchmarks.robustness import glared
-    from pipeline._cnn import builtin
-    from pipeline.errors import NoGrid
-    from pipeline.load import load_photo
-    from pipeline.products import Photo
-    from pipeline.stages import read_photo
+    from benchmarks.robustness import glared, measure
 
     photos = dataset.photos("train", held_out=False)[:GLARED]
     if not photos:
         pytest.skip("no ../shared/data")
-    exact = 0
-    for photo in photos:
-        loaded = load_photo(photo.path)
-        rng = np.random.default_rng(zlib.crc32(photo.name.encode()))
-        try:
-            reading = read_photo(Photo(glared(loaded.pixels, rng), loaded.header), builtin())
-        except NoGrid:
-            continue
-        exact += reading.board == photo.board
-    assert exact >= LEAST_EXACT
+    assert measure(photos, glared)["exact"] >= LEAST_EXACT

@@ -5,8 +5,6 @@ a digit's stroke across the fold is kept; and real photos creased (skips without
 
 from __future__ import annotations
 
-import zlib
-
 import cv2
 import numpy as np
 import pytest
@@ -74,23 +72,9 @@ LEAST_EXACT = 16  # of them read exactly (before the folds were found: 13; after
 
 def test_creased_photos_read_exactly():
     from benchmarks import dataset
-    from benchmarks.robustness import creased
-    from pipeline._cnn import builtin
-    from pipeline.errors import NoGrid
-    from pipeline.load import load_photo
-    from pipeline.products import Photo
-    from pipeline.stages import read_photo
+    from benchmarks.robustness import creased, measure
 
     photos = dataset.photos("train", held_out=False)[:CREASED]
     if not photos:
         pytest.skip("no ../shared/data")
-    exact = 0
-    for photo in photos:
-        loaded = load_photo(photo.path)
-        rng = np.random.default_rng(zlib.crc32(photo.name.encode()))
-        try:
-            reading = read_photo(Photo(creased(loaded.pixels, rng), loaded.header), builtin())
-        except NoGrid:
-            continue
-        exact += reading.board == photo.board
-    assert exact >= LEAST_EXACT
+    assert measure(photos, creased)["exact"] >= LEAST_EXACT
