@@ -72,13 +72,21 @@ def creases(mask: np.ndarray) -> list[tuple[float, float]]:
             lines = cv2.HoughLines(thin, 1, np.radians(THETA), votes, min_theta=low,
                                    max_theta=high)
             for rho, theta in ([] if lines is None else lines[:LOOKED, 0].tolist()):
-                if any(abs(rho - r) <= 2 * BAND + 1 and abs(theta - t) < np.radians(2)
-                       for r, t in found):
+                if any(same_line((rho, theta), line) for line in found):
                     continue  # the same crease again, a pixel or a step off
                 covered = coverage(near, rho, theta)
                 if covered is not None and covered[0] >= COVER and min(covered[1:]) >= END_COVER:
                     found.append((rho, theta))
     return found if len(found) <= MOST else []
+
+
+def same_line(one: tuple[float, float], other: tuple[float, float]) -> bool:
+    """Whether two Hough lines (rho, theta) are one crease: within 2 BAND + 1 px and 2
+    degrees of each other (theta near 0 and near 180 degrees, rho negated, alike)."""
+    (rho, theta), (r, t) = one, other
+    if abs(theta - t) > np.pi / 2:  # the same direction, written from the other end
+        r, t = -r, t + np.pi if t < theta else t - np.pi
+    return abs(rho - r) <= 2 * BAND + 1 and abs(theta - t) < np.radians(2)
 
 
 def line_ends(rho: float, theta: float, shape: tuple[int, int]) -> tuple[tuple, tuple]:
