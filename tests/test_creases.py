@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pipeline._creases import creases, without_creases
+from pipeline._creases import creases, same_line, without_creases
 
 
 def blank(height: int = 480, width: int = 640) -> np.ndarray:
@@ -25,13 +25,19 @@ def grid_mask(mask: np.ndarray, x0: int, y0: int, side: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("ends", [((0, 200), (639, 230)), ((300, 0), (280, 479)),
-                                  ((0, 40), (639, 440))])
+                                  ((0, 40), (639, 440)), ((300, 0), (300, 479))])
 def test_a_line_from_edge_to_edge_is_a_crease(ends) -> None:
     mask = blank()
     cv2.line(mask, *ends, 255, 1)
     found = creases(mask)
     assert len(found) == 1
     assert not without_creases(mask).any()
+
+
+def test_one_line_written_from_either_end_is_one_crease() -> None:
+    assert same_line((300.0, 0.002), (-301.0, np.pi - 0.002))
+    assert not same_line((300.0, 0.002), (300.0, np.pi - 0.002))
+    assert not same_line((100.0, 1.0), (120.0, 1.0))
 
 
 def test_a_grid_alone_holds_no_crease_even_when_it_fills_the_photo() -> None:
