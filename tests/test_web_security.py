@@ -113,7 +113,19 @@ def test_a_loopback_server_answers_only_to_its_own_names():
     with TestClient(app, base_url="http://127.0.0.1:8000") as local:
         assert local.get("/").status_code == 200
         assert local.get("/", headers={"host": "localhost:8000"}).status_code == 200
-        assert local.get("/", headers={"host": "evil.example:8000"}).status_code == 400
+        refused = local.get("/", headers={"host": "evil.example:8000"})
+        assert refused.status_code == 400
+        assert refused.json()["error"] == "unknown_host"  # the server's JSON, as every refusal
+        assert local.get("/api/health", headers={"host": ""}).status_code == 400
+        assert local.get("/", headers={"host": "[::1]:8000"}).status_code == 200
+
+
+def test_host_names_are_read_without_their_port():
+    from pipeline.web.security import host_name
+    assert host_name("LocalHost:8000") == "localhost"
+    assert host_name("[::1]:8000") == "[::1]" and host_name("[::1]") == "[::1]"
+    assert host_name("127.0.0.1") == "127.0.0.1"
+    assert host_name("") == "" and host_name("[::1") == ""
 
 
 CONTENT_TYPES = st.sampled_from([

@@ -20,7 +20,6 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -29,7 +28,7 @@ from . import pages
 from ._pipeline import worker_pool
 from .api import solve
 from .config import PRUNE_EVERY, WORKER_GRACE, ServerConfig
-from .security import BodyLimit, SecurityHeaders, error
+from .security import BodyLimit, KnownHosts, SecurityHeaders, error
 from .store import ResultStore
 from .workers import Workers
 
@@ -98,7 +97,7 @@ def create_app(config: ServerConfig, workers: Workers | None = None,
     ]
     middleware = [
         Middleware(SecurityHeaders),
-        Middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts)),
+        Middleware(KnownHosts, allowed=config.allowed_hosts),
         Middleware(BodyLimit, limit=config.max_upload),
     ]
     handlers = {HTTPException: _http_error, Exception: _internal_error}

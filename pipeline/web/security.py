@@ -1,14 +1,18 @@
-"""What every response carries and what no request may exceed: two small ASGI middlewares.
+"""What every response carries and what no request may exceed: small ASGI middlewares.
 
-`BodyLimit` refuses a body over the upload limit with 413: at once when its Content-Length
-says so, otherwise as soon as the bytes received pass the limit, while it streams, so an
-upload is never held whole before it is judged. `SecurityHeaders` adds a strict
+`KnownHosts` refuses a Host header the server does not answer to (400). `BodyLimit` refuses
+a body over the upload limit with 413: at once when its Content-Length says so, otherwise
+as soon as the bytes received pass the limit, while it streams, so an upload is never held
+whole before it is judged. `SecurityHeaders` adds a strict
 Content-Security-Policy (the page loads only the app's own scripts and styles: no inline
 script, nothing from another site) and the usual headers to every response.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,6 +44,41 @@ HEADERS = (
 def error(status: int, code: str, message: str, headers: dict | None = None) -> JSONResponse:
     """Every refusal of the server: a JSON object {"error": code, "message": sentence}."""
     return JSONResponse({"error": code, "message": message}, status, headers=headers)
+
+
+class KnownHosts:
+    """Refuse a request whose Host header names no host of `allowed` (a page asked for by
+    another name may be a DNS rebinding attack) with 400 and the server's JSON error:
+    "*" allows any, "*.example.com" the hosts of a domain, any other an exact name."""
+
+    def __init__(self, app: ASGIApp, allowed: Sequence[str]):
+        self.app = app
+        self.allowed = tuple(name.lower() for name in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or "*" in self.allowed or self.known(scope):
+            await self.app(scope, receive, send)
+            return
+        refusal = error(400, "unknown_host", "this server answers only to its own names "
+                        "(see snapsolve serve --host)")
+        await refusal(scope, receive, send)
+
+    def known(self, scope: Scope) -> bool:
+        """Whether the request's Host header names one of the allowed hosts."""
+        host = host_name(Headers(scope=scope).get("host", ""))
+        return bool(host) and any(
+            host == name or (name.startswith("*.") and host.endswith(name[1:]))
+            for name in self.allowed)
+
+
+def host_name(header: str) -> str:
+    """The host of a Host header, lower case, without its port ("[::1]" kept bracketed);
+    "" when there is none."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        return header[: end + 1] if end > 0 else ""
+    return header.rsplit(":", 1)[0] if ":" in header else header
 
 
 class TooLarge(HTTPException):
