@@ -89,23 +89,27 @@ def same_line(one: tuple[float, float], other: tuple[float, float]) -> bool:
     return abs(rho - r) <= 2 * BAND + 1 and abs(theta - t) < np.radians(2)
 
 
+def foot_and_way(rho: float, theta: float) -> tuple[float, float, float, float]:
+    """The line (rho, theta)'s point nearest the origin (x, y) and its direction (dx, dy)."""
+    c, s = np.cos(theta), np.sin(theta)
+    return rho * c, rho * s, -s, c
+
+
 def line_ends(rho: float, theta: float, shape: tuple[int, int]) -> tuple[tuple, tuple]:
     """Two points (x, y) of the line (rho, theta) far outside an image of `shape`."""
-    c, s = np.cos(theta), np.sin(theta)
-    x, y = rho * c, rho * s
+    x, y, dx, dy = foot_and_way(rho, theta)
     far = 2 * (shape[0] + shape[1])
-    return (round(x - far * s), round(y + far * c)), (round(x + far * s), round(y - far * c))
+    return (round(x + far * dx), round(y + far * dy)), (round(x - far * dx), round(y - far * dy))
 
 
 def coverage(near: np.ndarray, rho: float, theta: float) -> tuple[float, float, float] | None:
     """The share of the line's run across the photo on ink, and of its first and last END;
     None when it crosses too little of the photo to tell."""
     height, width = near.shape
-    c, s = np.cos(theta), np.sin(theta)
-    x, y = rho * c, rho * s
+    x, y, dx, dy = foot_and_way(rho, theta)
     far = height + width
     steps = np.arange(-far, far + 1, 1.0)
-    xs, ys = np.rint(x - steps * s).astype(int), np.rint(y + steps * c).astype(int)
+    xs, ys = np.rint(x + steps * dx).astype(int), np.rint(y + steps * dy).astype(int)
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
     if inside.sum() < 0.5 * min(height, width):
         return None

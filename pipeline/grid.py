@@ -87,11 +87,8 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
             found = rival
         if found is not None and found[1] >= CONFIDENT:
             break
-    ns = tuple(size.n for size in sizes)
-    if found is None:  # of no size in the whole photo: perhaps one a crease joins to it
-        found = _grid_in(*working, ns, creased=True)
-    if found is None:  # or a small one, on a page
-        found = _grid_on_page(working[0], ns)
+    if found is None:  # of no size in the whole photo as it is
+        found = _grid_otherwise(working, tuple(size.n for size in sizes))
     if found is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
     corners, score, n = found
@@ -112,8 +109,15 @@ def find_grid(
     working = _working(image)
     if working is None:
         return None
-    return (_grid_in(*working, ns) or _grid_in(*working, ns, creased=True)
-            or _grid_on_page(working[0], ns))
+    return _grid_in(*working, ns) or _grid_otherwise(working, ns)
+
+
+def _grid_otherwise(
+    working: tuple[np.ndarray, np.ndarray, float], ns: tuple[int, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """Where no grid was found in the photo as it is: one a crease joins to the whole page
+    (its masks with the creases erased), else a small one on a page (window by window)."""
+    return _grid_in(*working, ns, creased=True) or _grid_on_page(working[0], ns)
 
 
 def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
