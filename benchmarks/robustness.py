@@ -101,15 +101,21 @@ def printed_in_blue(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 SHAKE = 9  # px: the length of a hand's shake during the exposure (at 640 px, a fifth of a cell)
 
 
+def motion_blurred(image: np.ndarray, length: int, angle: float) -> np.ndarray:
+    """The image as taken while the camera moved `length` px in a straight line at `angle`
+    degrees (a line kernel, turned)."""
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1
+    centre = ((length - 1) / 2, (length - 1) / 2)
+    turn = cv2.getRotationMatrix2D(centre, angle, 1)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    return cv2.filter2D(image, -1, kernel / kernel.sum())
+
+
 def shaken(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Motion blur: the camera moved SHAKE px in a straight line, in any direction, while
     the shutter was open (a dim room, a hand-held phone)."""
-    kernel = np.zeros((SHAKE, SHAKE), np.float32)
-    kernel[SHAKE // 2, :] = 1
-    centre = ((SHAKE - 1) / 2, (SHAKE - 1) / 2)
-    turn = cv2.getRotationMatrix2D(centre, float(rng.uniform(0, 180)), 1)
-    kernel = cv2.warpAffine(kernel, turn, (SHAKE, SHAKE))
-    return cv2.filter2D(image, -1, kernel / kernel.sum())
+    return motion_blurred(image, SHAKE, float(rng.uniform(0, 180)))
 
 
 GLARE = 0.7  # of the paper's contrast the glare washes out at its centre

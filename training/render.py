@@ -2,8 +2,9 @@
 
 A grid is drawn large (64 px cells) with digits from a real font, then bent, shaded,
 perspective-warped into a photo-sized frame at the size real photos show (20-50 px cells),
-blurred, noised and JPEG-compressed. The training glyphs come out of these photos through
-the runtime's own stages (`pipeline.stages.cut_glyphs`), exactly as at runtime.
+blurred (a fifth of them by a shaking hand), noised and JPEG-compressed. The training glyphs
+come out of these photos through the runtime's own stages (`pipeline.stages.cut_glyphs`),
+exactly as at runtime.
 
 Fonts: every TTF/OTF/Type1 file under /usr/share/fonts that draws nine distinct digits,
 deduplicated by how the digits look (many Noto script fonts share Noto Sans' digits).
@@ -18,11 +19,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.robustness import motion_blurred
+
 FONT_DIRS = [Path("/usr/share/fonts")]
 FONT_SUFFIXES = {".ttf", ".otf", ".t1", ".pfb"}
 SKIP_FONT_WORDS = ("symbol", "dingbat", "emoji", "math", "music", "d050000l", "cursor")
 HI_CELL = 64  # px per cell on the large drawing
 REF_HEIGHT = 96  # px: digit masks are rendered this tall, then resized
+SHAKEN = 0.2  # share of photos taken with a shaking hand (motion blur)
+SHAKE_LENGTHS = (3, 13)  # px at 480 px: from a steady hand to a third of a cell
 
 
 @dataclass(frozen=True)
@@ -218,7 +223,12 @@ def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         photo = photo * (
             1 - rng.uniform(0.2, 0.5) * cv2.GaussianBlur(m.astype(np.float32), (0, 0), 15)
         )
-    sigma = rng.choice([0, rng.uniform(0.4, 1.2), rng.uniform(1.0, 2.2)]) * (h / 480)
+    sigmas = [0, rng.uniform(0.4, 1.2), rng.uniform(1.0, 2.2)]
+    if rng.random() < SHAKEN:  # a hand-held camera moving during the exposure
+        length = int(round(rng.uniform(*SHAKE_LENGTHS) * min(h, w) / 480)) | 1
+        photo = motion_blurred(photo.astype(np.float32), length, float(rng.uniform(0, 180)))
+        sigmas = sigmas[:2]  # and at most slightly out of focus as well
+    sigma = rng.choice(sigmas) * (h / 480)
     if sigma > 0.2:
         photo = cv2.GaussianBlur(photo, (0, 0), sigma)
     photo = photo + rng.normal(0, rng.uniform(0, 8), photo.shape)

@@ -13,6 +13,14 @@ Data:
      held-out part), cut with the outline corners. The board rotation of each photo (some
      read upright only after an EXIF turn) is chosen by a first, synthetic-only model.
 Deterministic for a given --seed (torch on 2 threads, seeded generators everywhere).
+
+The shipped model is the one trained so before motion blur was in the synthetic photos
+(git show 7132d19:pipeline/models/digits.npz), trained further on the photos with it:
+    PYTHONPATH=. python training/train_digits.py --start-from OLD.npz --epochs 4 \
+        --lr 3e-4 --keep-close 1.0 && python training/calibrate.py
+`--keep-close` keeps the starting model's probabilities on the real printed cells and on
+the handwritten entries of mixed-train's training part: the ink classifier takes this
+network's confidence as a feature, and without the term entries read as more sure print.
 """
 
 from __future__ import annotations
@@ -50,6 +58,7 @@ CHUNK = 50  # synthetic photos per work unit (each with its own seed: order-inde
 MAX_MASK_ERRORS = 2  # real photos whose filled mask is further off are not used
 CHANNELS = (8, 16, 32)  # conv block widths (--channels)
 DENSE = 96  # hidden dense width (--dense)
+ANCHOR_BATCH = 128  # glyphs kept close to the starting model, beside each batch of 256
 
 
 def _synthetic_chunk(args: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -180,6 +189,31 @@ def make_net(channels: tuple[int, ...] = CHANNELS, dense: int = DENSE):
     )
 
 
+def net_from(params: dict[str, np.ndarray]):
+    """A net holding exported weights (`export`'s inverse), its batch norms the identity
+    (the export folded them into the convolutions), to train further from there."""
+    import torch
+    import torch.nn as nn
+
+    blocks = sum(1 for k in params if k.startswith("conv") and k.endswith("_w"))
+    channels = tuple(int(params[f"conv{i}_b"].shape[0]) for i in range(1, blocks + 1))
+    net = make_net(channels, int(params["fc1_b"].shape[0]))
+    convs = [m for m in net if isinstance(m, nn.Conv2d)]
+    lins = [m for m in net if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for i, conv in enumerate(convs, 1):
+            w = params[f"conv{i}_w"].reshape(conv.in_channels, 3, 3, conv.out_channels)
+            conv.weight.copy_(torch.from_numpy(w.transpose(3, 0, 1, 2).copy()))
+            conv.bias.copy_(torch.from_numpy(params[f"conv{i}_b"]))
+        c, side = channels[-1], GLYPH >> blocks
+        w1 = params["fc1_w"].T.reshape(-1, side, side, c).transpose(0, 3, 1, 2)
+        lins[0].weight.copy_(torch.from_numpy(w1.reshape(w1.shape[0], -1).copy()))
+        lins[0].bias.copy_(torch.from_numpy(params["fc1_b"]))
+        lins[1].weight.copy_(torch.from_numpy(params["fc2_w"].T.copy()))
+        lins[1].bias.copy_(torch.from_numpy(params["fc2_b"]))
+    return nn.Sequential(*[nn.Identity() if isinstance(m, nn.BatchNorm2d) else m for m in net])
+
+
 def widths(text: str) -> tuple[int, ...]:
     """'8,16,32' -> (8, 16, 32): the channels of the conv blocks, for --channels."""
     try:
@@ -211,11 +245,34 @@ def augment(x, gen):
     return out.clamp(0, 1) ** gamma
 
 
-def train(net, x, y, weights, epochs: int, seed: int, lr: float = 2e-3) -> None:
+def handwritten_glyphs() -> np.ndarray:
+    """The glyphs of the handwritten entries in the training part of mixed-train (never
+    the held-out quarter), as the runtime cuts them: what the ink classifier asks this
+    network about (its confidence is one of the classifier's features)."""
+    from benchmarks.pen_data import labelled_cells, mixed_photos, pixels_of
+    from pipeline.products import Ink
+
+    out = []
+    for photo in mixed_photos(held_out=False):
+        cells = labelled_cells(photo, pixels_of(photo))
+        if cells is not None:
+            images, _, inked, classes, _ = cells
+            out.append(images[inked & (classes == int(Ink.PEN))])
+    print(f"handwritten: {sum(len(g) for g in out)} glyphs", flush=True)
+    return np.concatenate(out).astype(np.float16)
+
+
+def train(net, x, y, weights, epochs: int, seed: int, lr: float = 2e-3,
+          anchors: tuple[np.ndarray, np.ndarray, float] | None = None) -> None:
+    """`anchors`: (glyphs, probabilities, weight): glyphs whose probabilities the net is
+    to keep (a KL term of that weight, a batch of them beside every batch)."""
     import torch
     import torch.nn.functional as F
 
     gen = torch.Generator().manual_seed(seed)
+    if anchors is not None:
+        anchor_x = torch.from_numpy(anchors[0].astype(np.float32)).unsqueeze(1)
+        anchor_p = torch.from_numpy(anchors[1].astype(np.float32))
     xt = torch.from_numpy(x.astype(np.float32)).unsqueeze(1)
     yt = torch.from_numpy(y)
     wt = torch.from_numpy(weights.astype(np.float64))
@@ -231,6 +288,10 @@ def train(net, x, y, weights, epochs: int, seed: int, lr: float = 2e-3) -> None:
             xb, yb = augment(xt[sel], gen), yt[sel]
             out = net(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            if anchors is not None:
+                pick = torch.randint(len(anchor_x), (ANCHOR_BATCH,), generator=gen)
+                kept = F.log_softmax(net(augment(anchor_x[pick], gen)), 1)
+                loss = loss + anchors[2] * F.kl_div(kept, anchor_p[pick], reduction="batchmean")
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -252,15 +313,16 @@ def export(net) -> dict[str, np.ndarray]:
     net.eval()
     mods = list(net)
     convs = [m for m in mods if isinstance(m, nn.Conv2d)]
-    bns = [m for m in mods if isinstance(m, nn.BatchNorm2d)]
+    norms = [mods[mods.index(conv) + 1] for conv in convs]  # BatchNorm2d, or Identity
     lins = [m for m in mods if isinstance(m, nn.Linear)]
     p = {}
-    for i, (conv, bn) in enumerate(zip(convs, bns, strict=True), 1):
+    for i, (conv, bn) in enumerate(zip(convs, norms, strict=True), 1):
         w = conv.weight.detach().double().numpy()
         b = conv.bias.detach().double().numpy()
-        g = (bn.weight.detach().double() / (bn.running_var.double() + bn.eps).sqrt()).numpy()
-        w = w * g[:, None, None, None]
-        b = (b - bn.running_mean.double().numpy()) * g + bn.bias.detach().double().numpy()
+        if isinstance(bn, nn.BatchNorm2d):
+            g = (bn.weight.detach().double() / (bn.running_var.double() + bn.eps).sqrt()).numpy()
+            w = w * g[:, None, None, None]
+            b = (b - bn.running_mean.double().numpy()) * g + bn.bias.detach().double().numpy()
         p[f"conv{i}_w"] = w.transpose(1, 2, 3, 0).reshape(-1, w.shape[0]).astype(np.float32)
         p[f"conv{i}_b"] = b.astype(np.float32)
     w1 = lins[0].weight.detach().numpy()  # (128, C*H*W) in torch's (C, H, W) order
@@ -277,6 +339,7 @@ def export(net) -> dict[str, np.ndarray]:
 def check_export(net, params, x) -> None:
     import torch
 
+    net.eval()
     with torch.no_grad():
         ref = torch.softmax(net(torch.from_numpy(x[:256].astype(np.float32)).unsqueeze(1)), 1)
     got = NumpyCNN(params).read(x[:256].astype(np.float32))
@@ -301,6 +364,12 @@ def main() -> None:
     )
     ap.add_argument("--dense", type=int, default=DENSE, help="hidden dense width")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--start-from", type=Path, help="a model to train further (fine-tune): "
+                    "no first model, --epochs at --lr")
+    ap.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    ap.add_argument("--keep-close", type=float, default=0.0,
+                    help="with --start-from: weight of the term keeping the starting model's "
+                    "probabilities on the real printed cells and on handwritten entries")
     args = ap.parse_args()
 
     import torch
@@ -311,21 +380,34 @@ def main() -> None:
     cv2.setNumThreads(1)
 
     xs, ys = synthetic_set(args.photos, args.seed, args.workers)
+    anchors = None
     candidates = real_candidates()
 
-    print("stage 1: synthetic only", flush=True)
-    print(f"net: conv {'/'.join(map(str, args.channels))}, dense {args.dense}", flush=True)
-    net = make_net(args.channels, args.dense)
-    train(net, xs, ys, np.ones(len(ys)), args.warmup_epochs, args.seed)
-    xr, yr = real_set(candidates, NumpyCNN(export(net)))
+    if args.start_from:
+        with np.load(args.start_from) as d:
+            start = {k: d[k] for k in d.files if k != "temperature"}
+        print(f"from {args.start_from}", flush=True)
+        xr, yr = real_set(candidates, NumpyCNN(start))
+        net = net_from(start)
+        check_export(net, start, xr)  # the net as loaded reads as the starting model
+        if args.keep_close > 0:
+            glyphs = np.concatenate([xr, handwritten_glyphs()]).astype(np.float32)
+            anchors = (glyphs, NumpyCNN(start).read(glyphs), args.keep_close)
+    else:
+        print("stage 1: synthetic only", flush=True)
+        print(f"net: conv {'/'.join(map(str, args.channels))}, dense {args.dense}", flush=True)
+        net = make_net(args.channels, args.dense)
+        train(net, xs, ys, np.ones(len(ys)), args.warmup_epochs, args.seed)
+        xr, yr = real_set(candidates, NumpyCNN(export(net)))
+        net = None
 
     print("stage 2: synthetic + real", flush=True)
     torch.manual_seed(args.seed + 1)
-    net = make_net(args.channels, args.dense)
+    net = net or make_net(args.channels, args.dense)
     x = np.concatenate([xs, xr])
     y = np.concatenate([ys, yr])
     w = np.concatenate([np.ones(len(ys)), np.full(len(yr), args.real_weight)])
-    train(net, x, y, w, args.epochs, args.seed + 1)
+    train(net, x, y, w, args.epochs, args.seed + 1, args.lr, anchors)
     params = export(net)
     check_export(net, params, x)
     model = NumpyCNN(params)
