@@ -28,6 +28,7 @@ HI_CELL = 64  # px per cell on the large drawing
 REF_HEIGHT = 96  # px: digit masks are rendered this tall, then resized
 SHAKEN = 0.2  # share of photos taken with a shaking hand (motion blur)
 SHAKE_LENGTHS = (3, 13)  # px at 480 px: from a steady hand to a third of a cell
+JPEG_WORST = 8  # the lowest JPEG quality: a messaging app squeezing a photo
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         photo = cv2.GaussianBlur(photo, (0, 0), sigma)
     photo = photo + rng.normal(0, rng.uniform(0, 8), photo.shape)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
-    q = int(rng.integers(15, 95))
+    q = int(rng.integers(JPEG_WORST, 95))
     ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
 

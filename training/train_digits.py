@@ -14,8 +14,9 @@ Data:
      read upright only after an EXIF turn) is chosen by a first, synthetic-only model.
 Deterministic for a given --seed (torch on 2 threads, seeded generators everywhere).
 
-The shipped model is the one trained so before motion blur was in the synthetic photos
-(git show 7132d19:pipeline/models/digits.npz), trained further on the photos with it:
+The shipped model is the one trained so before the synthetic photos had motion blur
+and JPEG below quality 15 (git show 7132d19:pipeline/models/digits.npz), trained further
+on the photos with them:
     PYTHONPATH=. python training/train_digits.py --start-from OLD.npz --epochs 4 \
         --lr 3e-4 --keep-close 1.0 && python training/calibrate.py
 `--keep-close` keeps the starting model's probabilities on the real printed cells and on
