@@ -24,7 +24,7 @@ from pipeline._correct import board_probability
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
 from pipeline.products import Photo
-from pipeline.solve import SEARCH_NODES, board_used
+from pipeline.solve import SEARCH_NODES, board_used, unseen_blanks
 from pipeline.stages import read_photo
 from solver import analyse
 
@@ -45,6 +45,7 @@ class Sample:
     corrections: int
     unique: bool  # the board used has exactly one solution
     calibrated: bool  # the engine's probabilities are calibrated
+    unseen: int = 0  # blank cells of the board used that the photo does not show
 
     @property
     def exact(self) -> bool:
@@ -87,7 +88,8 @@ def sample(name: str, variant: str, truth: str, pixels, header, engine: Recogniz
         return None
     used = board_used(reading)
     return Sample(name, variant, used.probabilities, used.board, reading.board, truth,
-                  len(used.corrections), used.outcome.status == "solved", reading.calibrated)
+                  len(used.corrections), used.outcome.status == "solved", reading.calibrated,
+                  len(unseen_blanks(reading, used.board)))
 
 
 def collect(

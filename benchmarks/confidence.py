@@ -40,7 +40,7 @@ def calibrated(calibration: Calibration) -> Scorer:
     """The board confidence with given constants."""
     def score(s: Sample) -> float:
         return board_confidence(s.board, s.probabilities, "123456789", s.corrected,
-                                s.solution, calibration)
+                                s.solution, calibration, s.unseen)
     return score
 
 
@@ -59,7 +59,8 @@ def raw(s: Sample) -> float:
 
 def flagged(s: Sample, confidence: float | None, threshold: float) -> bool:
     """The record's low_confidence (pipeline.verdict's rule)."""
-    return s.corrections > 0 or (confidence is not None and confidence < threshold)
+    return s.corrections > 0 or s.unseen > 0 or (confidence is not None
+                                                  and confidence < threshold)
 
 
 def targets(samples: list[Sample], score: Scorer, threshold: float) -> str:

@@ -5,7 +5,8 @@ Every cell is framed by the grid's lines, printed in one ink, so the ink of the 
 around a cell tells how much of the print's contrast reaches it. A cell whose lines keep
 less than FADED of the grid's typical line ink, over it and its neighbours, has its ink
 divided by that share (never by less than LEAST), smoothly between cells, so its digits
-are judged as the others are. A square without such a patch is returned as it is.
+are judged as the others are. A square without such a patch is returned as it is. A cell
+with no line left around it at all is unseen (`unseen_cells`): the photo does not show it.
 """
 
 from __future__ import annotations
@@ -21,21 +22,34 @@ FADED = 0.5  # a cell whose lines keep less than this share of the typical line 
 LEAST = 0.25  # ... has its ink divided by that share, never by less than this (noise) ...
 NO_LINE = 0.15  # ... unless it is under this: no line found there (a lattice astray at a
 # corner, a grid small on a page), not a glare, which leaves a quarter or more
+UNSEEN = 0.05  # a cell whose own lines keep less is unseen (no photo of train/ as taken
+# has one: the lowest share is 0.088; under a thumb, 85 cells of 62 photos)
 SPREAD = 2.0  # cells' shares whose 90th percentile is over this: the thin lines too faint
 # against the box lines to tell by (a grid small on a page: 3 and more; 40 training photos
 # as taken 1.0-2.0, under a glare 1.1-1.6 in nine of ten)
 
 
-def evened(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def evened(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray],
+           shares: np.ndarray | None = None) -> np.ndarray:
     """The square's ink map (float32, 0..1) with washed-out cells raised (the same array
-    when none is, or when the line shares are too uneven to tell: SPREAD)."""
-    share = patch_medians(line_shares(ink, lattice))
+    when none is, or when the line shares are too uneven to tell: SPREAD). `shares`: the
+    ink's `line_shares`, when already measured."""
+    share = patch_medians(line_shares(ink, lattice) if shares is None else shares)
     faded = (share < FADED) & (share >= NO_LINE)
     if not faded.any() or quantile(share, 0.9) > SPREAD:
         return ink
     gain = np.where(faded, 1.0 / np.maximum(share, LEAST), 1.0)
     field = cell_field(gain, lattice, ink.shape)
     return np.minimum(ink * field, 1.0).astype(np.float32)
+
+
+def unseen_cells(shares: np.ndarray) -> np.ndarray:
+    """(n * n,) bool, row by row: the cells with no grid line around them (`line_shares`
+    under UNSEEN), where the photo shows nothing of the paper: a thumb, a shadow, a fold
+    over the grid. None in a square whose shares are too uneven to tell (SPREAD)."""
+    if quantile(shares, 0.9) > SPREAD:
+        return np.zeros(shares.size, bool)
+    return (shares < UNSEEN).ravel()
 
 
 def line_shares(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> np.ndarray:

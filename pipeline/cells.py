@@ -29,7 +29,7 @@ from ._components import (
     single,
     window,
 )
-from ._evened import evened
+from ._evened import evened, line_shares, unseen_cells
 from ._folds import central_line_windows, rejudged
 from ._page_folds import without_page_folds
 from ._stats import group_quantiles, median, quantile
@@ -60,7 +60,9 @@ def find_cells(square: Square) -> Cells:
     """The stage: judge every cell window of the square (raises NoGrid when too few cells
     hold anything for a puzzle)."""
     geometry = square.geometry
-    ink = evened(without_page_folds(square.ink, geometry.lattice), geometry.lattice)
+    unfolded = without_page_folds(square.ink, geometry.lattice)
+    shares = line_shares(unfolded, geometry.lattice)
+    ink = evened(unfolded, geometry.lattice, shares)
     bounds = window_bounds(geometry.lattice, geometry.side)
     peaks = central_peaks(cv2.blur(ink, (3, 3)), bounds)
     level = digit_level(peaks, square.stroke)
@@ -73,7 +75,7 @@ def find_cells(square: Square) -> Cells:
             " anything; it does not look like a Sudoku"
         )
     style = print_style(ink, marks, filled, geometry.lattice)
-    cell_ink = CellInk(ink, bounds, peaks, filled)
+    cell_ink = CellInk(ink, bounds, peaks, filled, unseen_cells(shares))
     return Cells(filled, clarity, tuple(marks), cell_ink, geometry, style)
 
 

@@ -99,6 +99,8 @@ class CellInk:
     bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # windows' y0, y1, x0, x1
     peaks: np.ndarray  # (cells,) each window's strongest central ink
     filled: np.ndarray  # (cells,) bool, as judged by the cells stage
+    unseen: np.ndarray | None = None  # (cells,) bool: no grid line around the cell (a
+    # thumb or a shadow over it), so a blank reading there says nothing (None: not looked)
 
 
 @dataclass(**ARRAYS)
@@ -211,6 +213,8 @@ class Solved:
     unreadable: tuple[int, ...] = ()  # cells whose handwriting was too uncertain to check
     doubtful: tuple[int, ...] = ()  # cells read surely as a symbol the solution disagrees
     # with, but not surely enough wrong to say so (the handwriting may be misread)
+    unseen: tuple[int, ...] = ()  # blank cells of the board used that the photo does not
+    # show (CellInk.unseen): a given may be hidden there
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,7 @@ class Record:
     givens: int | None = None  # digits on the board used
     corrections: list[dict[str, Any]] = field(default_factory=list)
     confidence: float | None = None  # probability that the board used is read right
-    low_confidence: bool = False  # worth a look: corrected, or not confidently read
+    low_confidence: bool = False  # worth a look: corrected, a cell not seen, or not sure
     extra: dict[str, Any] = field(default_factory=dict)  # optional keys (entries, hints, ...)
 
     def as_dict(self) -> dict[str, Any]:

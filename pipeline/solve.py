@@ -60,11 +60,22 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     message = outcome.message
     if outcome.status == "gave_up":
         message = "the board as read is too ambiguous to solve quickly (probably misread)"
+    unseen = unseen_blanks(reading, used.board)
     solved = Solved(
         used.board, reading.board, outcome.status, outcome.solution, message,
-        used.corrections, reading_confidence(reading, used),
+        used.corrections, reading_confidence(reading, used, len(unseen)), unseen=unseen,
     )
     return check_entries(solved, reading)
+
+
+def unseen_blanks(reading: Reading, board: str) -> tuple[int, ...]:
+    """The cells of `board` left blank that the photo does not show (`CellInk.unseen`,
+    upright): whether a given is hidden there is not known."""
+    unseen = reading.ink.unseen
+    if unseen is None:
+        return ()
+    upright = unseen[reading.geometry.upright_order()]
+    return tuple(cell for cell in np.flatnonzero(upright).tolist() if board[cell] == "0")
 
 
 @dataclass(frozen=True)
@@ -126,14 +137,14 @@ def entries_evidence(reading: Reading) -> Callable[[str], float] | None:
     return log_likelihood
 
 
-def reading_confidence(reading: Reading, used: BoardUsed) -> float:
+def reading_confidence(reading: Reading, used: BoardUsed, unseen: int = 0) -> float:
     """P(the board used is right), with the constants calibrated for the reading's engine
-    (pipeline/_confidence.py)."""
+    (pipeline/_confidence.py); `unseen`: blank cells of it the photo does not show."""
     confidence = board_confidence(
         used.board, used.probabilities, reading.size.symbols,
         [fix.cell for fix in used.corrections],
         used.outcome.solution if used.outcome.status == "solved" else None,
-        calibration_for(reading.calibrated),
+        calibration_for(reading.calibrated), unseen,
     )
     if reading.size == NINE and givens_in(used.board) > MOST_GIVENS:
         confidence *= FILLED_ODDS

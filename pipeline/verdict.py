@@ -38,6 +38,7 @@ def photo_record(
         "wrong_entries": [size.cell_name(c) for c in solved.wrong],
         "unreadable_entries": [size.cell_name(c) for c in solved.unreadable],
         "doubtful_entries": [size.cell_name(c) for c in solved.doubtful],
+        "unseen_cells": [size.cell_name(c) for c in solved.unseen],
         "notes": [size.cell_name(c) for c in reading.notes],
         "cells": ink_classes(reading),
         **advice_fields(advice, None if alphabet == DIGITS else (
@@ -55,7 +56,8 @@ def photo_record(
         corrections=[correction(c, reading) for c in solved.corrections],
         confidence=None if solved.confidence is None else round(solved.confidence, 4),
         low_confidence=solved.confidence is not None and (
-            bool(solved.corrections) or solved.confidence < LOW_CONFIDENCE),
+            bool(solved.corrections) or bool(solved.unseen)
+            or solved.confidence < LOW_CONFIDENCE),
         extra=extra,
     )
 
@@ -113,6 +115,11 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
         cells = ", ".join(reading.size.cell_name(c) for c in solved.unreadable[:LISTED])
         parts.append(f"{counted(len(solved.unreadable), 'cell')} {_hold(solved.unreadable)}"
                      f" handwriting too unclear to check: {cells}")
+    if solved.unseen:
+        cells = ", ".join(reading.size.cell_name(c) for c in solved.unseen[:LISTED])
+        more = ", ..." if len(solved.unseen) > LISTED else ""
+        parts.append(f"{counted(len(solved.unseen), 'cell')} not seen in the photo (covered?),"
+                     f" read as blank: {cells}{more}")
     if reading.notes:
         cells = ", ".join(reading.size.cell_name(c) for c in reading.notes[:LISTED])
         more = ", ..." if len(reading.notes) > LISTED else ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline._evened import FADED, evened, line_shares
+from pipeline._evened import FADED, SPREAD, evened, line_shares, unseen_cells
 
 CELL = 42
 N = 9
@@ -68,6 +68,22 @@ def test_one_odd_cell_is_no_patch(cell) -> None:
     ink = square_ink(strength)
     assert line_shares(ink, lattice())[cell] < FADED
     assert evened(ink, lattice()) is ink
+
+
+def test_cells_with_no_line_around_them_are_unseen() -> None:
+    """A thumb over the lower left 3 x 3 cells hides their lines: those cells are unseen,
+    their neighbours (one line hidden of four) are not."""
+    strength = np.ones((N, N))
+    strength[6:, :3] = 0.0
+    unseen = unseen_cells(line_shares(square_ink(strength), lattice())).reshape(N, N)
+    assert np.array_equal(unseen, strength == 0)
+    assert not unseen_cells(line_shares(square_ink(), lattice())).any()
+
+
+def test_no_cell_is_unseen_when_the_shares_are_too_uneven_to_tell() -> None:
+    shares = np.full((N, N), 3 * SPREAD)
+    shares[0, 0] = 0.0  # a grid small on a page: its thin lines lost against the box lines
+    assert not unseen_cells(shares).any()
 
 
 GLARED = 40  # training photos under glare as `benchmarks.robustness` puts it (the first ones)

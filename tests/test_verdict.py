@@ -62,6 +62,18 @@ def test_check_mode_reveals_nothing_not_written():
     assert cell not in full.values and len(full.values) == len(BLANKS) - 1  # not over pen
 
 
+def test_a_blank_cell_the_photo_does_not_show_flags_the_board():
+    from dataclasses import replace
+
+    cell = BLANKS[-1]
+    name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    rec = photo_record("p.jpg", READING, replace(_solved(), unseen=(cell,)))
+    assert rec.low_confidence and rec.extra["unseen_cells"] == [name]
+    assert f"1 cell not seen in the photo (covered?), read as blank: {name}" in rec.message
+    plain = photo_record("p.jpg", READING, _solved())
+    assert not plain.low_confidence and plain.extra["unseen_cells"] == []
+
+
 def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     fix = Correction(0, "3", "5", 0.4)
     text = message(READING, _solved(fixes=(fix,), unreadable=(BLANKS[0],)), False)
