@@ -46,7 +46,7 @@ def evened(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray],
 def unseen_cells(shares: np.ndarray) -> np.ndarray:
     """(n * n,) bool, row by row: the cells with no grid line around them (`line_shares`
     under UNSEEN), where the photo shows nothing of the paper: a thumb, a shadow, a fold
-    over the grid. None in a square whose shares are too uneven to tell (SPREAD)."""
+    over the grid. No cell is, in a square whose shares are too uneven to tell (SPREAD)."""
     if quantile(shares, 0.9) > SPREAD:
         return np.zeros(shares.size, bool)
     return (shares < UNSEEN).ravel()
