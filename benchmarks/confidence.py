@@ -26,7 +26,7 @@ import numpy as np
 from benchmarks import dataset
 from benchmarks.boards import Sample, collect, half
 from pipeline._confidence import BUILTIN, TESSERACT, Calibration, board_confidence
-from pipeline.verdict import LOW_CONFIDENCE
+from pipeline.verdict import LOW_CONFIDENCE, is_low_confidence
 from training.calibrate_confidence import fit, fitting_samples
 
 SURE = 0.9  # the confidence the exact boards should reach
@@ -59,8 +59,7 @@ def raw(s: Sample) -> float:
 
 def flagged(s: Sample, confidence: float | None, threshold: float) -> bool:
     """The record's low_confidence (pipeline.verdict's rule)."""
-    return s.corrections > 0 or s.unseen > 0 or (confidence is not None
-                                                  and confidence < threshold)
+    return is_low_confidence(s.corrections > 0, s.unseen > 0, confidence, threshold)
 
 
 def targets(samples: list[Sample], score: Scorer, threshold: float) -> str:
@@ -147,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     samples = collect(dataset.photos("train", held_out=True), engine(), not args.as_taken)
     print(f"engine {args.engine}: {len(samples)} held-out boards, "
           f"{sum(s.misread for s in samples)} misread or corrected; flagged under "
-          f"{LOW_CONFIDENCE} (before: {OLD_LOW_CONFIDENCE}) or when corrected")
+          f"{LOW_CONFIDENCE} (before: {OLD_LOW_CONFIDENCE}), when corrected or a cell is unseen")
     scorers: dict[str, tuple[Scorer, float]] = {"before (raw product)": (raw, OLD_LOW_CONFIDENCE)}
     if args.engine == "builtin":
         scorers["after (cross-fitted)"] = (cross_fitted(samples), LOW_CONFIDENCE)

@@ -55,11 +55,17 @@ def photo_record(
         givens=sum(ch != "0" for ch in solved.board),
         corrections=[correction(c, reading) for c in solved.corrections],
         confidence=None if solved.confidence is None else round(solved.confidence, 4),
-        low_confidence=solved.confidence is not None and (
-            bool(solved.corrections) or bool(solved.unseen)
-            or solved.confidence < LOW_CONFIDENCE),
+        low_confidence=solved.confidence is not None and is_low_confidence(
+            bool(solved.corrections), bool(solved.unseen), solved.confidence),
         extra=extra,
     )
+
+
+def is_low_confidence(corrected: bool, unseen: bool, confidence: float | None,
+                      threshold: float = LOW_CONFIDENCE) -> bool:
+    """The record's low_confidence: a reading was corrected, a blank cell is not seen in
+    the photo, or the board is less than `threshold` likely right."""
+    return corrected or unseen or (confidence is not None and confidence < threshold)
 
 
 def advice_fields(advice: Advice, symbol: Callable[[int], str] | None = None) -> dict[str, Any]:
@@ -116,17 +122,18 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
         parts.append(f"{counted(len(solved.unreadable), 'cell')} {_hold(solved.unreadable)}"
                      f" handwriting too unclear to check: {cells}")
     if solved.unseen:
-        cells = ", ".join(reading.size.cell_name(c) for c in solved.unseen[:LISTED])
-        more = ", ..." if len(solved.unseen) > LISTED else ""
         parts.append(f"{counted(len(solved.unseen), 'cell')} not seen in the photo (covered?),"
-                     f" read as blank: {cells}{more}")
+                     f" read as blank: {_named(reading, solved.unseen)}")
     if reading.notes:
-        cells = ", ".join(reading.size.cell_name(c) for c in reading.notes[:LISTED])
-        more = ", ..." if len(reading.notes) > LISTED else ""
         parts.append(f"{counted(len(reading.notes), 'cell')} {_hold(reading.notes)} small"
-                     " candidate notes, taken for no"
-                     f" entry: {cells}{more}")
+                     f" candidate notes, taken for no entry: {_named(reading, reading.notes)}")
     return "; ".join(parts)
+
+
+def _named(reading: Reading, cells: tuple[int, ...]) -> str:
+    """'r1c2, r3c4', the first LISTED cells named, ', ...' after them when there are more."""
+    names = ", ".join(reading.size.cell_name(c) for c in cells[:LISTED])
+    return names + (", ..." if len(cells) > LISTED else "")
 
 
 def _hold(cells: tuple[int, ...]) -> str:

@@ -400,11 +400,11 @@ def main() -> None:
         net = make_net(args.channels, args.dense)
         train(net, xs, ys, np.ones(len(ys)), args.warmup_epochs, args.seed)
         xr, yr = real_set(candidates, NumpyCNN(export(net)))
-        net = None
 
     print("stage 2: synthetic + real", flush=True)
     torch.manual_seed(args.seed + 1)
-    net = net or make_net(args.channels, args.dense)
+    if not args.start_from:  # a fresh net, the first one only choosing the real cells' turns
+        net = make_net(args.channels, args.dense)
     x = np.concatenate([xs, xr])
     y = np.concatenate([ys, yr])
     w = np.concatenate([np.ones(len(ys)), np.full(len(yr), args.real_weight)])
