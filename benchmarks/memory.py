@@ -8,12 +8,10 @@ a bound for the run as a whole (parent + 2 workers at their peaks).
 
 from __future__ import annotations
 
-import os
 import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import zlib
 from pathlib import Path
 
@@ -29,24 +27,32 @@ def png_header_only(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + body
 
 
+# Runs the command and writes its peak to the file named first: the command is this small
+# process's child, so its peak is its own (see `peak_of`).
+MEASURER = """
+import resource, subprocess, sys
+from pathlib import Path
+done = subprocess.run(sys.argv[3:], timeout=float(sys.argv[2]))
+Path(sys.argv[1]).write_text(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+sys.exit(done.returncode)
+"""
+
+
 def peak_of(cmd: list[str], env: dict[str, str] | None = None,
             timeout: float = 600.0) -> tuple[int, str, int]:
     """Run `cmd`; return its exit code, its stdout and the peak resident set, in KiB, of its
     largest process (itself or a worker it waited for).
 
-    Measured by wait4 on that one child, so no other child of the caller (an earlier test's
-    fork of a large pytest process, say) counts."""
-    with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, env=env)
-        killer = threading.Timer(timeout, proc.kill)
-        killer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        return proc.returncode, out.read().decode(), usage.ru_maxrss
+    Measured from a small process that starts it: Linux keeps a process's peak across
+    exec, so a command started straight from a large one (pytest after many tests: 600-700
+    MiB) would report its parent's size, and RUSAGE_CHILDREN of the caller would count
+    every child it ever had."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
+        done = subprocess.run([sys.executable, "-c", MEASURER, str(peak_file), str(timeout),
+                               *cmd], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, timeout=timeout + 60)
+        return done.returncode, done.stdout, int(peak_file.read_text())
 
 
 def main() -> int:

@@ -124,6 +124,15 @@ def test_per_photo_time_limit(cli, puzzle_photo):
     assert run.code == 2
 
 
+def test_a_run_is_measured_by_its_own_peak_not_its_parents():
+    """pytest itself grows to 600-700 MiB over the suite; a command it starts must not
+    be charged with that (Linux keeps a peak across exec)."""
+    ballast = np.ones(100 * 2**20, np.uint8)  # this process 100 MiB larger
+    small = peak_of([sys.executable, "-c", "pass"])[2]
+    large = peak_of([sys.executable, "-c", "import numpy; a = numpy.ones(2**28, numpy.uint8)"])
+    assert small < 60 * 1024 and large[2] > 256 * 1024 and ballast.all()
+
+
 def test_memory_stays_bounded_on_big_photos(tmp_path):
     big, _ = photo(size=(4032, 3024))
     for i in range(3):
