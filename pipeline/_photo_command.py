@@ -21,11 +21,14 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import SnapsolveError, UsageError
 from .records import ExitCode
 from .settings import Settings, clashing
+
+if TYPE_CHECKING:
+    from ._ahead import Ahead
 
 __all__ = ["BROKEN_PIPE", "finish", "plain_photo_options", "run_photos", "run_safely"]
 
@@ -94,7 +97,22 @@ def run_photos(
     paths: list[str], output: Path | None, settings: Settings, as_json: bool,
     jobs: int | None, overwrite: bool, report_file: Path | None,
 ) -> int:
-    """Solve every photo named or found, showing each as it finishes; the exit code."""
+    """Solve every photo named or found, showing each as it finishes; the exit code. A
+    single photo file is decoded while the stages are imported (`_ahead`)."""
+    from ._ahead import decoded_ahead
+
+    ahead = decoded_ahead(paths, settings.max_pixels)
+    try:
+        return _run_photos(paths, output, settings, as_json, jobs, overwrite, report_file, ahead)
+    finally:
+        if ahead is not None:
+            ahead.wait()
+
+
+def _run_photos(
+    paths: list[str], output: Path | None, settings: Settings, as_json: bool,
+    jobs: int | None, overwrite: bool, report_file: Path | None, ahead: Ahead | None,
+) -> int:
     from .batch import plan, run
     from .output import check_output_folder, check_report_file
     from .records import exit_code
@@ -121,7 +139,7 @@ def run_photos(
         # closed explicitly: interrupted while showing a record, the run's workers are
         # stopped now, not whenever the suspended generator happens to be collected
         with show, terminated_as_interrupted(), contextlib.closing(
-                run(planned, settings, workers, overwrite)) as results:
+                run(planned, settings, workers, overwrite, ahead)) as results:
             for rec in results:
                 records.append(rec)
                 show.add(rec)

@@ -26,6 +26,8 @@ from .settings import Settings, engine_named
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from ._ahead import Ahead
+
 
 def _walk(folder: Path) -> list[Path]:
     """Image files below `folder`, recursively, sorted, outputs and temp files excluded.
@@ -113,10 +115,13 @@ def _start_worker(engine: str) -> None:
     engine_named(engine)
 
 
-def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> Iterator[Record]:
+def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool,
+        ahead: Ahead | None = None) -> Iterator[Record]:
     """Records of all jobs, each as soon as it is known (skipped ones first). The workers,
     if any, are started before the first record is handed out: showing it may start a
-    progress bar's thread, after which forking them is no longer safe (`_pool`)."""
+    progress bar's thread, after which forking them is no longer safe (`_pool`). `ahead`:
+    a photo being decoded already (a one-photo command's, `_ahead`), used when it is a
+    job's."""
     todo, ready = [], []
     for job in jobs:
         done = is_own_output(job.path) or (not overwrite and job.output.exists())
@@ -124,7 +129,7 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool) -> I
     if workers <= 1 or len(todo) <= 1:
         yield from (skipped(job) for job in ready)
         for job in todo:
-            yield process(job, settings)
+            yield process(job, settings, ahead.decoded(job.path) if ahead else None)
         return
     pool, futures = _started(todo, settings, workers)
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import OutputNotWritten
 from .load import is_own_output
@@ -13,6 +14,9 @@ from .output import encode, write_atomically
 from .records import Record, Status
 from .settings import Settings
 from .stages import solve_photo
+
+if TYPE_CHECKING:
+    from ._ahead import Decoded
 
 
 @dataclass(frozen=True)
@@ -26,12 +30,14 @@ class Job:
     board: str | None = None
 
 
-def process(job: Job, settings: Settings) -> Record:
+def process(job: Job, settings: Settings, decoded: Decoded | None = None) -> Record:
     """Read, solve and annotate one photo, and write the annotated copy; always returns a
     record. A photo solved whose copy cannot be written keeps its board and solution, with
-    the status `unsaved` and the reason."""
-    result = solve_photo(job.path, settings, board=job.board, name=job.source)
-    record = result.record
+    the status `unsaved` and the reason. `decoded`: the job's photo, decoded ahead
+    (`_ahead`), its time counted from when its decoding began."""
+    source = job.path if decoded is None else decoded.photo
+    result = solve_photo(source, settings, board=job.board, name=job.source)
+    record = result.record if decoded is None else result.record.timed(decoded.started)
     if result.image is None:
         return record
     started = time.perf_counter() - record.seconds

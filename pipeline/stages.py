@@ -46,7 +46,7 @@ from .verdict import drawing, photo_record
 LONGEST_TIMER = 1e8  # s (3 years): a longer --timeout is no limit (the timer cannot hold inf)
 SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
-PhotoSource = str | os.PathLike | bytes | np.ndarray
+PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,8 @@ def solve_photo(
     board: str | None = None,
     name: str | None = None,
 ) -> Result:
-    """Read, solve and annotate one photo (a path, the file's bytes, or BGR pixels).
+    """Read, solve and annotate one photo (a path, the file's bytes, BGR pixels, or a
+    Photo as `load.load_photo` decodes one).
 
     `board` replaces the board read from the photo (a misread fixed by hand): it is solved
     as given and drawn onto the photo. `name` is the record's `input` (the path when a path
@@ -147,13 +148,15 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     if solved.status != "solved":
         return Result(record, None, photo.header)
     shown = drawing(solved, reading, settings.check or advice.hint_asked, advice.hint)
-    ours = not isinstance(source, np.ndarray)  # decoded here: drawn on, never seen again
+    ours = not isinstance(source, np.ndarray | Photo)  # decoded here: drawn on, never seen again
     annotated = render(photo.pixels, reading.geometry, shown, in_place=ours)
     return Result(record, annotated, photo.header)
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
     """The decoded photo, from a path, bytes or an array of pixels (raises UnreadableImage)."""
+    if isinstance(source, Photo):
+        return source
     if isinstance(source, np.ndarray):
         pixels = eight_bit(source)
         return Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))

@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,40 @@ def test_the_console_script_ends_quietly_when_its_reader_leaves(tmp_path):
     err = proc.stderr.read().decode()
     assert b"solved" in first
     assert proc.wait(timeout=120) == 141 and "Traceback" not in err
+
+
+def test_one_photo_file_is_decoded_ahead_and_nothing_else_is(tmp_path):
+    from pipeline._ahead import decoded_ahead
+    from pipeline.load import load_photo
+
+    ahead = decoded_ahead([str(PHOTO)], 100_000_000)
+    decoded = ahead.decoded(PHOTO)
+    assert (decoded.photo.pixels == load_photo(PHOTO).pixels).all()
+    assert ahead.decoded(tmp_path / "other.jpg") is None
+    own = tmp_path / "photo.solved.jpg"
+    own.write_bytes(PHOTO.read_bytes())
+    for paths in ([str(PHOTO), str(PHOTO)], [str(tmp_path)], [str(own)], [""],
+                  [str(tmp_path / "missing.jpg")]):
+        assert decoded_ahead(paths, 100_000_000) is None
+    broken = decoded_ahead([str(ROOT / "README.md")], 100_000_000)
+    assert broken.decoded(ROOT / "README.md") is None  # the stages read it again, and say why
+    too_big = decoded_ahead([str(PHOTO)], 1000)
+    assert too_big.decoded(PHOTO) is None
+
+
+def test_a_photo_decoded_ahead_is_solved_and_written_as_one_read_in_turn(tmp_path):
+    from pipeline._ahead import decoded_ahead
+    from pipeline.load import load_photo
+    from pipeline.process import Job, process
+    from pipeline.settings import Settings
+
+    jobs = [Job(str(PHOTO), PHOTO, tmp_path / f"{name}.jpg") for name in ("in_turn", "ahead")]
+    in_turn = process(jobs[0], Settings())
+    decoded = decoded_ahead([str(PHOTO)], 100_000_000).decoded(PHOTO)
+    started = time.perf_counter()
+    ahead = process(jobs[1], Settings(), decoded)
+    assert (ahead.status, ahead.board, ahead.solution) == (
+        in_turn.status, in_turn.board, in_turn.solution)
+    assert jobs[0].output.read_bytes() == jobs[1].output.read_bytes()
+    assert ahead.seconds >= started - decoded.started  # counted from the decoding
+    assert (decoded.photo.pixels == load_photo(PHOTO).pixels).all()  # drawn on a copy
