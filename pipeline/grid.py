@@ -63,10 +63,17 @@ SHORTLIST = 2  # best-ranked candidates verified in full
 LARGER = 1.1  # a confident quad this much larger than another confident one wins over it
 RUN_CELL = 16  # px a cell of the warp that checks whether a grid's lines run on past it
 RUN_COVER = 0.8  # of a cell's depth past the border: a line that covers it runs on ...
-RUN_ON = 0.6  # ... and a side where this share of the inner lines does runs the grid on
+RUN_ON = 0.6  # ... and a side where this share of the inner lines does runs the grid on,
+RUN_PAPER = 0.5  # ... when no more than this share of the cells it runs into is ink (a
+# larger grid's cells are paper between thin lines; the dark edge of a photo lying on a
+# page, a cell out, is ink all through)
 PAGES = (2, 4)  # where no grid is found, the photo is searched again at each of these
 # times the working copy's side in turn (as far as its pixels go), in windows of 1/page of
 # it: grids down to 1/page the smallest size
+
+WINDOW_HINT = 0.2  # a window whose ink as it is makes no quad scoring this much is not
+# searched again divided by its paper (text scores 0; the framed grids of photos lying on a
+# page, training part, 0.27-0.58; the search costs a page with no grid twice as much)
 
 Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
@@ -140,9 +147,7 @@ def _grid_in(
     if creased:
         best = _best_of_masks(stretched(small), ns, without_creases)
     else:
-        best = _best_of_masks(stretched(small), ns)
-        if best[1] is None or best[0] < MIN_SCORE:  # no grid: perhaps one with shaded boxes
-            best = _best_of_masks(stretched(unshaded(small)), ns)
+        best = _best_as_is_or_unshaded(small, ns)
     score, quad, n = best
     if quad is None or score < MIN_SCORE:
         return None
@@ -177,7 +182,8 @@ def _grid_in_windows(
     best: tuple[float, np.ndarray | None, int] = (0.0, None, ns[0])
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):
-            score, quad, n = _best_of_masks(stretched(big[y : y + height, x : x + width]), ns)
+            window = big[y : y + height, x : x + width]
+            score, quad, n = _best_as_is_or_unshaded(window, ns, WINDOW_HINT)
             if quad is not None and score >= MIN_SCORE:
                 best = _better(best, [(score, quad + np.float32([x, y]), n)])
     score, quad, n = best  # a quad is kept only from MIN_SCORE
@@ -189,8 +195,9 @@ def _grid_in_windows(
 
 def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:
     """Whether the grid runs on past its border on some side: most of its inner lines
-    (RUN_ON) go on a cell deep, to a line parallel to the border a cell out. The quad is
-    then a part of a larger grid, not a grid (text beside it makes no such line)."""
+    (RUN_ON) go on a cell deep, to a line parallel to the border a cell out, through
+    cells that are mostly paper (RUN_PAPER). The quad is then a part of a larger grid, not
+    a grid (text beside it makes no such line, nor a dark margin around it)."""
     margin = RUN_CELL + 4
     side = n * RUN_CELL + 2 * margin
     far = side - margin
@@ -203,15 +210,29 @@ def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:
     rows = seen[(lines[:, None] + near).ravel(), :].reshape(n - 1, 5, side).any(axis=1).T
     out = margin - RUN_CELL  # the parallel line a cell past the border, on each side
     span = slice(margin, far)
-    for runs, at in ((columns, (slice(out - 2, out + 3), span)),  # above the grid
-                     (columns[::-1], (slice(side - out - 2, side - out + 3), span)),  # below
-                     (rows, (span, slice(out - 2, out + 3))),  # left of it
-                     (rows[::-1], (span, slice(side - out - 2, side - out + 3)))):  # right
+    before, after = slice(out, margin), slice(side - margin, side - out)  # a cell past it
+    for runs, at, cells in (
+        (columns, (slice(out - 2, out + 3), span), (before, span)),  # above the grid
+        (columns[::-1], (slice(side - out - 2, side - out + 3), span), (after, span)),  # below
+        (rows, (span, slice(out - 2, out + 3)), (span, before)),  # left of it
+        (rows[::-1], (span, slice(side - out - 2, side - out + 3)), (span, after)),  # right
+    ):
         deep = runs[out:margin].mean(axis=0) >= RUN_COVER
         parallel = seen[at].any(axis=0 if at[0] != span else 1).mean() >= RUN_COVER
-        if parallel and deep.mean() >= RUN_ON:
+        if parallel and deep.mean() >= RUN_ON and seen[cells].mean() <= RUN_PAPER:
             return True
     return False
+
+
+def _best_as_is_or_unshaded(small: np.ndarray, ns: tuple[int, ...], hint: float = 0.0) -> Found:
+    """The best quad of `small` as it is, or, when that is no grid but scores at least
+    `hint`, of `small` divided by its paper (`unshaded`): boxes shaded in a tint, or a
+    photo on a page whose paper is another grey (its edge a frame around the grid, whose
+    own lines then pass no mask)."""
+    best = _best_of_masks(stretched(small), ns)
+    if (best[1] is None or best[0] < MIN_SCORE) and best[0] >= hint:
+        best = _best_of_masks(stretched(unshaded(small)), ns)
+    return best
 
 
 def _best_of_masks(
