@@ -156,13 +156,17 @@ def _grid_in(
 
 
 def _grid_on_page(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:
-    """A small grid on a large photo: searched window by window at each of PAGES in turn,
-    the first found kept."""
+    """A small grid on a large photo: searched window by window at each of PAGES in turn
+    until one is CONFIDENT, the best kept (a grid 100 px a side at the first level may be
+    found there with its corners a few px off, and CONFIDENT at the next)."""
+    best = None
     for page in PAGES:
         found = _grid_in_windows(grey, ns, page)
-        if found is not None:
-            return found
-    return None
+        if found is not None and (best is None or found[1] > best[1]):
+            best = found
+        if best is not None and best[1] >= CONFIDENT:
+            break
+    return best
 
 
 def _grid_in_windows(

@@ -495,21 +495,27 @@ def test_a_dark_edge_a_cell_out_is_no_larger_grid() -> None:
 
 
 @pytest.mark.skipif(not dataset.available(), reason="photo dataset not present")
-def test_photos_lying_small_on_a_page_of_text_are_found() -> None:
-    """A third of the training part, each photo pasted at 20 % of a page's width (as
-    `benchmarks.robustness` does): the photo's own paper is another grey than the page's,
-    and its edge lies around the grid. Before windows were also searched divided by their
-    paper, 7 of these 40 were not found."""
+def test_photos_lying_small_on_a_page_of_text_are_found_and_read() -> None:
+    """A third of the training part, each photo pasted at 15 % of a page's width (as
+    `benchmarks.robustness` does at 20 and 30 %): the photo's own paper is another grey
+    than the page's, its edge lies around the grid, and the grid is 100 px a side at the
+    first window level. Before windows were also searched divided by their paper, many
+    were not found; before a grid found but not CONFIDENT there was looked for at the next
+    level too, 2 of these 40 were misread (their corners a few px off)."""
     import zlib
 
     from benchmarks.robustness import on_a_page
+    from pipeline._cnn import builtin
     from pipeline.load import load_photo
+    from pipeline.products import Photo
+    from pipeline.stages import read_photo
 
     photos = dataset.photos("train", held_out=False)[::3]
-    missed = []
+    misread = []
     for item in photos:
-        pixels = load_photo(item.path).pixels
-        page = on_a_page(0.2)(pixels, np.random.default_rng(zlib.crc32(item.name.encode())))
-        if find_quad(page, (9,)) is None:
-            missed.append(item.name)
-    assert len(photos) == 40 and len(missed) <= 1, missed
+        loaded = load_photo(item.path)
+        page = on_a_page(0.15)(loaded.pixels,
+                               np.random.default_rng(zlib.crc32(item.name.encode())))
+        if read_photo(Photo(page, loaded.header), builtin(), pen=False).board != item.board:
+            misread.append(item.name)
+    assert len(photos) == 40 and not misread, misread
