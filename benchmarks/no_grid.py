@@ -20,22 +20,10 @@ import time
 import cv2
 import numpy as np
 
+from benchmarks.robustness import on_a_page, text_page
 from pipeline.grid import find_grid
 
 CELL = 40  # px a cell of the tables drawn, before they are pasted on the page
-
-
-def text_page(height: int = 3200, width: int = 2400, seed: int = 0) -> np.ndarray:
-    """A grey page of text: bars of random length for words, in lines."""
-    rng = np.random.default_rng(seed)
-    page = np.full((height, width), 225, np.uint8)
-    for y in range(60, height, 36):
-        x = 40
-        while x < width - 200:
-            word = int(rng.integers(30, 160))
-            cv2.rectangle(page, (x, y), (x + word, y + 14), 60, -1)
-            x += word + 18
-    return page
 
 
 def table(rows: int, cols: int, fill, seed: int = 0) -> np.ndarray:
@@ -91,28 +79,15 @@ def digits_grid(n: int, seed: int = 0) -> np.ndarray:
     return table(n, n, fill, seed)
 
 
-def on_page(thing: np.ndarray | None, share: float, seed: int = 0) -> np.ndarray:
-    """`thing` pasted in the middle of a text page, `share` of its width."""
-    page = text_page(seed=seed)
-    if thing is None:
-        return page
-    width = page.shape[1]
-    scale = share * width / thing.shape[1]
-    small = cv2.resize(thing, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    top, left = (page.shape[0] - small.shape[0]) // 2, (width - small.shape[1]) // 2
-    page[top : top + small.shape[0], left : left + small.shape[1]] = small
-    return page
-
-
 def pages() -> dict[str, np.ndarray]:
     """The photos with no Sudoku, by name."""
-    out = {"a page of text, 2400 x 3200": on_page(None, 0)}
+    out = {"a page of text, 2400 x 3200": text_page(3200, 2400, np.random.default_rng(0))}
     for share in (0.2, 0.3):
         for name, thing in (("a 15 x 15 crossword", crossword()), ("a calendar", calendar()),
                             ("an 8 x 8 grid", digits_grid(8)),
                             ("a 10 x 10 grid", digits_grid(10))):
-            out[f"{name} on it, {share:.0%}"] = on_page(thing, share)
-    out["a page of text, 4000 x 3000"] = text_page(3000, 4000)
+            out[f"{name} on it, {share:.0%}"] = on_a_page(share)(thing, np.random.default_rng(0))
+    out["a page of text, 4000 x 3000"] = text_page(3000, 4000, np.random.default_rng(0))
     noise = np.random.default_rng(1).normal(128, 40, (3024, 4032))
     out["sensor noise, 12 MP"] = np.clip(noise, 0, 255).astype(np.uint8)
     return out

@@ -160,18 +160,25 @@ def thumb(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(out, (0, 0), 0.8)
 
 
+def text_page(height: int, width: int, rng: np.random.Generator,
+              channels: tuple[int, ...] = ()) -> np.ndarray:
+    """A page of text: grey bars of random length for words, in lines."""
+    page = np.full((height, width) + channels, 225, np.uint8)
+    for y in range(60, height, 36):
+        x = 40
+        while x < width - 200:
+            word = int(rng.integers(30, 160))
+            cv2.rectangle(page, (x, y), (x + word, y + 14), (60, 60, 60), -1)
+            x += word + 18
+    return page
+
+
 def on_a_page(share: float) -> Callable[[np.ndarray, np.random.Generator], np.ndarray]:
     """The photo pasted, `share` of the page's width, in the middle of a 2400 x 3200 page of
     text (grey bars for words): a whole newspaper page photographed, the puzzle small."""
     def paste(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         height, width = 3200, 2400
-        page = np.full((height, width) + image.shape[2:], 225, np.uint8)
-        for y in range(60, height, 36):
-            x = 40
-            while x < width - 200:
-                word = int(rng.integers(30, 160))
-                cv2.rectangle(page, (x, y), (x + word, y + 14), (60, 60, 60), -1)
-                x += word + 18
+        page = text_page(height, width, rng, image.shape[2:])
         scale = share * width / image.shape[1]
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         top, left = (height - small.shape[0]) // 2, (width - small.shape[1]) // 2
