@@ -15,8 +15,9 @@ All on a grey working copy about 800 px long (`_image`), corners mapped back to 
 5. A quad at the photo's edge that scores low is also tried as a cut grid (`_edge`).
 6. Where no grid is found: again on the grey divided by its paper (boxes shaded in a
    tint), then on masks with the creases across the photo erased (`_creases`: a fold
-   joins the grid to the whole page), then window by window on a larger copy (a small
-   grid on a whole page).
+   joins the grid to the whole page), then window by window on larger copies, each
+   window as it is and divided by its paper (a small grid on a whole page, or a photo of
+   the puzzle lying on one).
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ PAGES = (2, 4)  # where no grid is found, the photo is searched again at each of
 
 WINDOW_HINT = 0.2  # a window whose ink as it is makes no quad scoring this much is not
 # searched again divided by its paper (text scores 0; the framed grids of photos lying on a
-# page, training part, 0.27-0.58; the search costs a page with no grid twice as much)
+# page, training part, 0.27-0.58): searching every window twice would double what a page
+# with no grid costs
 
 Found = tuple[float, np.ndarray | None, int]  # score, quad, cells a side
 
