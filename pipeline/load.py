@@ -44,6 +44,9 @@ def read_header(data: bytes) -> Header:
         return _webp_header(data)
     if is_heif(data):
         return Header("heif", *heif_size(data))
+    if data[:5] == b"%PDF-":  # a scanner's usual output: say how to make an image of it
+        raise UnreadableImage("a PDF, not an image: save its page as one (e.g. `pdftoppm -r "
+                              "300 -png scan.pdf page` gives page-1.png), or scan to JPEG")
     raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP, WebP or HEIC")
 
 
