@@ -113,7 +113,7 @@ def _run_photos(
     paths: list[str], output: Path | None, settings: Settings, as_json: bool,
     jobs: int | None, overwrite: bool, report_file: Path | None, ahead: Ahead | None,
 ) -> int:
-    from .batch import plan, run
+    from .batch import pdfs_in, plan, run
     from .output import check_output_folder, check_report_file
     from .records import exit_code
     from .report import Display, write_csv
@@ -127,7 +127,11 @@ def _run_photos(
     if report_file is not None:
         check_report_file(report_file, [p for job in planned for p in (job.path, job.output)])
     if not planned:
-        print("snapsolve: no photos found in the paths given; nothing to do", file=sys.stderr)
+        pdfs = pdfs_in(paths)
+        why = (f" ({pdfs} PDF file{'s' * (pdfs != 1)}: save their pages as images, e.g. "
+               "`pdftoppm -r 300 -png scan.pdf page`, and run again)") if pdfs else ""
+        print(f"snapsolve: no photos found in the paths given{why}; nothing to do",
+              file=sys.stderr)
         return ExitCode.OK
     engine_named(settings.engine)  # a missing dependency stops the run before any work
     cpus = os.cpu_count() or 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,10 +29,10 @@ if TYPE_CHECKING:
     from ._ahead import Ahead
 
 
-def _walk(folder: Path) -> list[Path]:
-    """Image files below `folder`, recursively, sorted, outputs and temp files excluded.
-    Links to folders are followed, each folder entered once: a link back up (a loop)
-    would give every photo again at each turn."""
+def _walk(folder: Path, wanted: Callable[[Path], bool] = is_image_name) -> list[Path]:
+    """Image files (or others `wanted`) below `folder`, recursively, sorted, outputs and
+    temp files excluded. Links to folders are followed, each folder entered once: a link
+    back up (a loop) would give every photo again at each turn."""
     found = []
     entered: set[tuple[int, int]] = set()
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
@@ -47,9 +47,16 @@ def _walk(folder: Path) -> list[Path]:
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(dirpath) / name
-            if is_image_name(path) and not name.startswith(TEMP_PREFIX):
+            if wanted(path) and not name.startswith(TEMP_PREFIX):
                 found.append(path)
     return found
+
+
+def pdfs_in(paths: list[str]) -> int:
+    """How many PDF files the folders given hold (a scanner's usual output, no photo): a
+    run that found no photos says so, rather than nothing."""
+    return sum(len(_walk(Path(given), lambda p: p.suffix.lower() == ".pdf"))
+               for given in paths if given and Path(given).is_dir())
 
 
 def plan(paths: list[str], output_dir: Path | None) -> list[Job]:

@@ -194,6 +194,16 @@ def test_a_folder_without_photos_says_so(cli, tmp_path):
     (tmp_path / "notes.txt").write_text("no photos here")
     run = cli(tmp_path)
     assert run.code == 0 and "no photos found" in run.err
+    assert "PDF" not in run.err
+
+
+def test_a_folder_of_pdf_scans_says_what_to_do_with_them(cli, tmp_path):
+    (tmp_path / "inner").mkdir()
+    for name in ("a.pdf", "inner/b.PDF"):
+        (tmp_path / name).write_bytes(b"%PDF-1.7\n")
+    run = cli(tmp_path)
+    assert run.code == 0 and "no photos found" in run.err
+    assert "2 PDF files: save their pages as images" in run.err
 
 
 def test_the_workers_start_before_the_first_record_is_handed_out(monkeypatch, tmp_path):
