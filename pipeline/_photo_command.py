@@ -114,6 +114,7 @@ def _run_photos(
     jobs: int | None, overwrite: bool, report_file: Path | None, ahead: Ahead | None,
 ) -> int:
     from .batch import pdfs_in, plan, run
+    from .load import PDF_TO_PNG
     from .output import check_output_folder, check_report_file
     from .records import exit_code
     from .report import Display, write_csv
@@ -129,7 +130,7 @@ def _run_photos(
     if not planned:
         pdfs = pdfs_in(paths)
         why = (f" ({pdfs} PDF file{'s' * (pdfs != 1)}: save their pages as images, e.g. "
-               "`pdftoppm -r 300 -png scan.pdf page`, and run again)") if pdfs else ""
+               f"`{PDF_TO_PNG}`, and run again)") if pdfs else ""
         print(f"snapsolve: no photos found in the paths given{why}; nothing to do",
               file=sys.stderr)
         return ExitCode.OK

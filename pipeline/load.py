@@ -23,6 +23,7 @@ from .products import Header, Photo
 
 DEFAULT_MAX_PIXELS = 100_000_000  # a photo larger than this is refused from its header
 MAX_FILE_BYTES = 512 * 1024 * 1024  # a file larger than this is no photo
+PDF_TO_PNG = "pdftoppm -r 300 -png scan.pdf page"  # how a PDF scan's pages become images
 EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif")
 
 
@@ -45,8 +46,8 @@ def read_header(data: bytes) -> Header:
     if is_heif(data):
         return Header("heif", *heif_size(data))
     if data[:5] == b"%PDF-":  # a scanner's usual output: say how to make an image of it
-        raise UnreadableImage("a PDF, not an image: save its page as one (e.g. `pdftoppm -r "
-                              "300 -png scan.pdf page` gives page-1.png), or scan to JPEG")
+        raise UnreadableImage(f"a PDF, not an image: save its page as one (e.g. `{PDF_TO_PNG}`"
+                              " gives page-1.png), or scan to JPEG")
     raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP, WebP or HEIC")
 
 
