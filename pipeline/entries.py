@@ -4,8 +4,10 @@
 Every inked cell is judged by the ink classifier (`_pen_net`) on its glyph and its ink
 features (`_ink_features`): empty, printed, or pen, and for pen the digit written. A photo
 holds handwriting when a few cells are surely pen, one certainly, or one surely on a board
-that as read is no puzzle (`holds_handwriting`); one that holds none is returned as it was,
-so a printed photo reads exactly as the printed path reads it. So it is when the split
+that as read is no puzzle (`holds_handwriting`), or when cells more likely pen than not,
+set apart, mend a board that as read has no solution into one with exactly one (`may_mend`:
+a wrong entry read as a given breaks the puzzle); one that holds none is returned as it
+was, so a printed photo reads exactly as the printed path reads it. So it is when the split
 would leave too few givens for a puzzle: print in blue or red looks like a pen's ink.
 Otherwise the split between printed and pen is weighed by how well each glyph matches the
 photo's font (`_font`: every given is printed alike), in a puzzle whose givens are placed
@@ -39,6 +41,9 @@ PEN_CERTAIN = 0.9999  # ... or when one cell is this surely, by every network of
 # committee: a puzzle just begun. Printed photos creased, in blue, on a page of text or
 # under a thumb had 1-3 cells over PEN_SURE, givens among them, none over 0.99988
 # (docs/benchmarks.md)
+PEN_LIKELY = 0.5  # ... or when cells more likely pen than not, set apart, mend a board that
+# as read has no solution into one with exactly one: a wrong entry read as a given breaks
+# the puzzle, and only the handwriting's own cells need go for it to be whole again
 MIN_GIVENS = 17  # no 9x9 puzzle with fewer givens has one solution (McGuire, Tugemann and
 # Civario, 2012): a split that leaves fewer printed, of a reading that is a puzzle (at most
 # MOST_GIVENS digits, none breaking the rules), took a puzzle printed in colour for handwriting
@@ -115,7 +120,8 @@ def read_entries(
     reading = replace(reading, colour=colour)
     images, features, inked = ink_inputs(reading, glyphs, pixels, colour)
     classes, digits = ink_classes(net, images, features, inked)
-    if not holds_handwriting(classes, reading.board):
+    sure = holds_handwriting(classes, reading.board)
+    if not sure and not may_mend(classes, reading.board):
         return reading
     printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,
@@ -129,7 +135,21 @@ def read_entries(
     split = split_reading(reading, classes, digits)
     if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
+    if not sure and not has_one_solution(split.board):
+        return reading  # the handwriting does not explain the broken board: a misread may
     return without_notes(split, glyphs, inked)
+
+
+def may_mend(classes: np.ndarray, board: str) -> bool:
+    """Whether handwriting may explain why `board` (as read, every digit a given) is no
+    puzzle: some cell is more likely pen than not (PEN_LIKELY), and the board has no
+    solution. `read_entries` keeps the split only when its givens have exactly one."""
+    return bool((classes[:, Ink.PEN] >= PEN_LIKELY).any()) and not is_puzzle(board)
+
+
+def has_one_solution(board: str) -> bool:
+    """Whether the canonical board has exactly one solution (within SEARCH_NODES)."""
+    return outcome_of(board, limit=2, max_nodes=SEARCH_NODES).status == "solved"
 
 
 def without_notes(reading: Reading, glyphs: Glyphs | None, inked: np.ndarray) -> Reading:

@@ -245,6 +245,36 @@ def test_fewer_than_min_pen_cells_only_surely_written_stay_givens(monkeypatch):
         assert after.board == board and after.entries == before.entries
 
 
+def wrong_digit(cell: int) -> str:
+    """A digit other than SOLUTION's in `cell`."""
+    return "2" if SOLUTION[cell] == "1" else "1"
+
+
+def test_a_wrong_entry_unsure_of_its_ink_is_an_entry_when_it_alone_breaks_the_puzzle(
+        monkeypatch):
+    # a wrong digit read as a given leaves no solution; set apart, the cell more likely
+    # pen than not mends the board into the printed puzzle, so the split stands
+    board, cell, net = one_entry((0.0, 0.3, 0.7))
+    board = board[:cell] + wrong_digit(cell) + board[cell + 1 :]
+    before, after = split_by_classifier(monkeypatch, board, net)
+    assert after.board == PUZZLE and after.entries[cell] != "0"
+    assert after.entry_probabilities[cell, 0] < 0.3  # the puzzle's symmetry: more surely pen
+
+
+def test_cells_perhaps_pen_that_do_not_mend_a_broken_board_stay_givens(monkeypatch):
+    # a right entry perhaps pen, and a given misread elsewhere: setting the cell apart
+    # leaves the board without a solution, so it is read as before (correction's to mend)
+    board, cell, net = one_entry((0.0, 0.3, 0.7))
+    given = next(i for i, ch in enumerate(PUZZLE) if ch != "0")
+    board = board[:given] + wrong_digit(given) + board[given + 1 :]
+    before, after = split_by_classifier(monkeypatch, board, net)
+    assert after.board == board and after.entries == before.entries
+    # less likely pen than not: never set apart
+    board, cell, net = one_entry((0.0, 0.6, 0.4))
+    board = board[:cell] + wrong_digit(cell) + board[cell + 1 :]
+    assert split_by_classifier(monkeypatch, board, net)[1].board == board
+
+
 def test_a_puzzle_printed_in_colour_is_no_handwriting(monkeypatch):
     # every digit surely "pen": a split would leave no givens, fewer than any puzzle has
     before, after = split_by_classifier(monkeypatch, PUZZLE, Fixed(PEN))
