@@ -31,7 +31,7 @@ from ._notes import note_cells
 from ._pen_net import InkClassifier
 from ._redundant import SEARCH_NODES, redundancy_odds
 from ._symmetry import symmetry_odds
-from .products import Glyphs, Ink, Reading
+from .products import Correction, Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
 
 PEN_SURE = 0.999  # a cell is surely written by hand from this probability ...
@@ -135,8 +135,10 @@ def read_entries(
     split = split_reading(reading, classes, digits)
     if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
-    if not sure and not has_one_solution(split.board):
-        return reading  # the handwriting does not explain the broken board: a misread may
+    if not sure:
+        if not has_one_solution(split.board):
+            return reading  # the handwriting does not explain the broken board: a misread may
+        split = replace(split, set_apart=set_apart(reading.board, split))
     return without_notes(split, glyphs, inked)
 
 
@@ -145,6 +147,16 @@ def may_mend(classes: np.ndarray, board: str) -> bool:
     puzzle: some cell is more likely pen than not (PEN_LIKELY), and the board has no
     solution. `read_entries` keeps the split only when its givens have exactly one."""
     return bool((classes[:, Ink.PEN] >= PEN_LIKELY).any()) and not is_puzzle(board)
+
+
+def set_apart(board: str, split: Reading) -> tuple[Correction, ...]:
+    """The givens of `board` (as first read) that `split` took for handwriting, as
+    corrections to no given, each as probable as the cell is no given."""
+    return tuple(
+        Correction(cell, read, "0", float(split.probabilities[cell, 0]))
+        for cell, (read, kept) in enumerate(zip(board, split.board, strict=True))
+        if read != "0" and kept == "0"
+    )
 
 
 def has_one_solution(board: str) -> bool:

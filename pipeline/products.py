@@ -180,6 +180,8 @@ class Reading:
     # entries stage warped it (9x9): the second look's view of pale coloured print
     notes: tuple[int, ...] = ()  # cells holding candidate notes (small digits in corners),
     # read as holding no entry
+    set_apart: tuple[Correction, ...] = ()  # givens as first read that the entries stage
+    # took for handwriting, to mend a board with no solution (entries.may_mend): corrections
 
     @property
     def size(self) -> Size:

@@ -63,7 +63,8 @@ def solve_reading(reading: Reading, correcting: bool = True) -> Solved:
     unseen = unseen_blanks(reading, used.board)
     solved = Solved(
         used.board, reading.board, outcome.status, outcome.solution, message,
-        used.corrections, reading_confidence(reading, used, len(unseen)), unseen=unseen,
+        reading.set_apart + used.corrections, reading_confidence(reading, used, len(unseen)),
+        unseen=unseen,
     )
     return check_entries(solved, reading)
 
@@ -142,7 +143,7 @@ def reading_confidence(reading: Reading, used: BoardUsed, unseen: int = 0) -> fl
     (pipeline/_confidence.py); `unseen`: blank cells of it the photo does not show."""
     confidence = board_confidence(
         used.board, used.probabilities, reading.size.symbols,
-        [fix.cell for fix in used.corrections],
+        [fix.cell for fix in reading.set_apart + used.corrections],
         used.outcome.solution if used.outcome.status == "solved" else None,
         calibration_for(reading.calibrated), unseen,
     )

@@ -24,6 +24,8 @@ from pipeline.entries import (
     split_reading,
 )
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
+from pipeline.solve import solve_reading
+from pipeline.verdict import is_low_confidence
 from solver.size import NINE
 from tests.synth import PUZZLE, SOLUTION
 
@@ -259,6 +261,16 @@ def test_a_wrong_entry_unsure_of_its_ink_is_an_entry_when_it_alone_breaks_the_pu
     before, after = split_by_classifier(monkeypatch, board, net)
     assert after.board == PUZZLE and after.entries[cell] != "0"
     assert after.entry_probabilities[cell, 0] < 0.3  # the puzzle's symmetry: more surely pen
+    # the decision is a correction (a given as read taken for handwriting), and reported
+    (fix,) = after.set_apart
+    assert (fix.cell, fix.read, fix.used) == (cell, wrong_digit(cell), "0")
+    assert fix.probability == pytest.approx(after.probabilities[cell, 0])
+    solved = solve_reading(after)
+    assert fix in solved.corrections and solved.solution == SOLUTION
+    assert is_low_confidence(bool(solved.corrections), False, solved.confidence)
+    # a cell surely pen needs no mending: no correction
+    board, cell, net = one_entry((0.0, 0.00002, 0.99998))
+    assert split_by_classifier(monkeypatch, board, net)[1].set_apart == ()
 
 
 def test_cells_perhaps_pen_that_do_not_mend_a_broken_board_stay_givens(monkeypatch):
