@@ -46,6 +46,8 @@ class Sample:
     unique: bool  # the board used has exactly one solution
     calibrated: bool  # the engine's probabilities are calibrated
     unseen: int = 0  # blank cells of the board used that the photo does not show
+    set_apart: tuple[int, ...] = ()  # givens the entries stage took for handwriting (a
+    # correction: `Reading.set_apart`)
 
     @property
     def exact(self) -> bool:
@@ -59,8 +61,10 @@ class Sample:
 
     @property
     def corrected(self) -> list[int]:
-        """The cells the solver corrected (where the board used is not the one read)."""
-        return [c for c, (a, b) in enumerate(zip(self.board, self.read, strict=True)) if a != b]
+        """The cells corrected: where the board used is not the one read, and the givens
+        set apart as handwriting."""
+        return sorted({c for c, (a, b) in enumerate(zip(self.board, self.read, strict=True))
+                       if a != b} | set(self.set_apart))
 
     @property
     def solution(self) -> str | None:
@@ -88,8 +92,10 @@ def sample(name: str, variant: str, truth: str, pixels, header, engine: Recogniz
         return None
     used = board_used(reading)
     return Sample(name, variant, used.probabilities, used.board, reading.board, truth,
-                  len(used.corrections), used.outcome.status == "solved", reading.calibrated,
-                  len(unseen_blanks(reading, used.board)))
+                  len(reading.set_apart) + len(used.corrections),
+                  used.outcome.status == "solved", reading.calibrated,
+                  len(unseen_blanks(reading, used.board)),
+                  tuple(fix.cell for fix in reading.set_apart))
 
 
 def collect(
