@@ -118,3 +118,18 @@ def test_tesseract_claims_no_confidence_it_cannot_back():
     assert record["board"] is not None
     confidence = record["confidence"]
     assert confidence is None or 0.0 <= confidence <= 1.0
+
+
+def test_the_confidence_benchmark_counts_givens_set_apart_as_corrections():
+    """benchmarks.boards weighs a board as the pipeline does: a given the entries stage
+    took for handwriting (`Reading.set_apart`) is a correction, so the board is no longer
+    'exact' for the benchmark and must be flagged."""
+    from benchmarks.boards import Sample
+
+    probabilities = np.full((81, 10), 0.1)
+    as_read = Sample("image0", "as taken", probabilities, PUZZLE, PUZZLE, PUZZLE, 0, True, True)
+    assert as_read.corrected == [] and not as_read.misread
+    cell = PUZZLE.index("0")
+    mended = Sample("image0", "as taken", probabilities, PUZZLE, PUZZLE, PUZZLE, 1, True, True,
+                    set_apart=(cell,))
+    assert mended.corrected == [cell] and mended.misread
