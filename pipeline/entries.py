@@ -29,7 +29,7 @@ from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._notes import note_cells
 from ._pen_net import InkClassifier
-from ._redundant import SEARCH_NODES, redundancy_odds
+from ._redundant import SEARCH_NODES, redundancy_odds, unique
 from ._symmetry import symmetry_odds
 from .products import Correction, Glyphs, Ink, Reading
 from .recognize import board_from, upright_glyphs
@@ -136,7 +136,7 @@ def read_entries(
     if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
     if not sure:
-        if not has_one_solution(split.board):
+        if not unique(split.board):
             return reading  # the handwriting does not explain the broken board: a misread may
         split = replace(split, set_apart=set_apart(reading.board, split))
     return without_notes(split, glyphs, inked)
@@ -157,11 +157,6 @@ def set_apart(board: str, split: Reading) -> tuple[Correction, ...]:
         for cell, (read, kept) in enumerate(zip(board, split.board, strict=True))
         if read != "0" and kept == "0"
     )
-
-
-def has_one_solution(board: str) -> bool:
-    """Whether the canonical board has exactly one solution (within SEARCH_NODES)."""
-    return outcome_of(board, limit=2, max_nodes=SEARCH_NODES).status == "solved"
 
 
 def without_notes(reading: Reading, glyphs: Glyphs | None, inked: np.ndarray) -> Reading:
