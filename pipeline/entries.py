@@ -153,7 +153,7 @@ def set_apart(board: str, split: Reading) -> tuple[Correction, ...]:
     """The givens of `board` (as first read) that `split` took for handwriting, as
     corrections to no given, each as probable as the cell is no given."""
     return tuple(
-        Correction(cell, read, "0", float(split.probabilities[cell, 0]))
+        Correction(cell, read, "0", float(split.probabilities[cell, 0]), handwriting=True)
         for cell, (read, kept) in enumerate(zip(board, split.board, strict=True))
         if read != "0" and kept == "0"
     )

@@ -196,6 +196,8 @@ class Correction:
     read: str  # canonical symbol, '0' for empty
     used: str
     probability: float  # of the reading used
+    handwriting: bool = False  # a digit read as print, taken for the user's handwriting
+    # (the entries stage: `entries.may_mend`), not a misread
 
 
 @dataclass(frozen=True)

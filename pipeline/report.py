@@ -85,6 +85,8 @@ def describe(rec: Record, detailed: bool) -> str:
     elif rec.message:
         head += f" ({rec.message})"
     for fix in rec.corrections:
+        if fix.get("handwriting"):
+            continue  # named in the message, as an entry
         head += (f"\n  corrected {fix['cell']}: read {fix['read'] or 'empty'}, "
                  f"used {fix['used'] or 'empty'} (p={fix['probability']:.2f})")
     if not detailed:  # the boards left out; a hint or steps asked for still shown

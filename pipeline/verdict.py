@@ -89,7 +89,8 @@ def correction(fix: Correction, reading: Reading) -> dict[str, Any]:
         return "" if symbol == "0" else printed_symbol(symbol, reading.alphabet)
 
     return {"cell": reading.size.cell_name(fix.cell), "read": shown(fix.read),
-            "used": shown(fix.used), "probability": round(fix.probability, 4)}
+            "used": shown(fix.used), "probability": round(fix.probability, 4),
+            "handwriting": fix.handwriting}
 
 
 def ink_classes(reading: Reading) -> list[dict[str, Any]]:
@@ -108,10 +109,15 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
     if status is not Status.SOLVED:
         return solved.message
     head = "solved"
-    if solved.corrections:
-        head += (f" after correcting {counted(len(solved.corrections), 'reading')}; please"
+    misread = tuple(fix.cell for fix in solved.corrections if not fix.handwriting)
+    if misread:
+        head += (f" after correcting {counted(len(misread), 'reading')}; please"
                  " check the ringed cells")
     parts = [head]
+    taken = tuple(fix.cell for fix in solved.corrections if fix.handwriting)
+    if taken:
+        parts.append(f"{counted(len(taken), 'digit')} that looked printed taken for your"
+                     f" handwriting: {_named(reading, taken)}")
     written = sum(ch != "0" for ch in solved.entries)
     if written:
         parts.append(_entries_sentence(reading, solved, written, check))

@@ -82,6 +82,29 @@ def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
 
 
+def test_a_digit_taken_for_handwriting_is_named_as_such_not_as_a_misread():
+    """A given as read that the entries stage took for the user's entry (to mend a board
+    with no solution) is a correction the record flags and names, but no misread print:
+    no ring, no 'after correcting', and the terminal lists no 'corrected' line for it."""
+    from pipeline.report import describe
+
+    cell = BLANKS[0]
+    name = f"r{cell // 9 + 1}c{cell % 9 + 1}"
+    fix = Correction(cell, SOLUTION[cell], "0", 0.98, handwriting=True)
+    solved = _solved(_entries({cell: SOLUTION[cell]}), fixes=(fix,))
+    rec = photo_record("p.jpg", READING, solved)
+    assert rec.message == (f"solved; 1 digit that looked printed taken for your handwriting:"
+                           f" {name}; your 1 entry is right")
+    assert rec.low_confidence and rec.corrections == [
+        {"cell": name, "read": SOLUTION[cell], "used": "", "probability": 0.98,
+         "handwriting": True}]
+    assert drawing(solved, READING).rings == ()
+    assert "corrected" not in describe(rec, detailed=False)
+    misread = photo_record("p.jpg", READING, _solved(fixes=(Correction(0, "3", "5", 0.4),)))
+    assert misread.corrections[0]["handwriting"] is False
+    assert "corrected r1c1: read 3, used 5" in describe(misread, detailed=False)
+
+
 def test_a_doubtful_entry_is_asked_about_not_called_wrong():
     """An entry read clearly as another digit but not surely wrong: the sentence asks the
     user to check it (the right digit only outside check mode), the photo rings it like a

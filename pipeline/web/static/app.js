@@ -77,6 +77,12 @@ $("check-only").addEventListener("change", () => {
   if (page.photoId && page.record?.board) resolve(page.record.board); // the same photo, the other way
 });
 
+// The corrections of misread print (not the digits taken for the user's handwriting,
+// which show as entries).
+function solverCorrections(rec) {
+  return (rec.corrections || []).filter((c) => !c.handwriting);
+}
+
 // Check mode: the pen entries are checked, and nothing the user has not written is shown.
 function checking() {
   return $("check-only").checked;
@@ -291,8 +297,9 @@ function explain(rec) {
   if (rec.status === "solved" && rec.doubtful_entries?.length) {
     parts.push("Ringed in orange: entries that look wrong but may have been misread; check them against the paper.");
   }
-  if (rec.status === "solved" && rec.corrections?.length) {
-    parts.push(`Ringed in orange: ${rec.corrections.length === 1 ? "a reading" : `${rec.corrections.length} readings`} the solver corrected; check ${rec.corrections.length === 1 ? "it" : "them"} against the paper.`);
+  const misread = solverCorrections(rec);
+  if (rec.status === "solved" && misread.length) {
+    parts.push(`Ringed in orange: ${misread.length === 1 ? "a reading" : `${misread.length} readings`} the solver corrected; check ${misread.length === 1 ? "it" : "them"} against the paper.`);
   }
   if (ADVICE[rec.status]) parts.push(ADVICE[rec.status]);
   return parts.filter(Boolean).join(" ");
@@ -332,7 +339,7 @@ function paintBoard() {
     ? "Tap a cell, then a digit (or type it). The puzzle is solved as you go."
     : "A digit misread? Tap its cell, then the right digit (or Clear).";
   $("undo").hidden = page.fixed.size === 0 || !page.file; // a typed board: nothing read to go back to
-  const corrected = new Set((rec.corrections || []).map((c) => cellIndex(c.cell, current)));
+  const corrected = new Set(solverCorrections(rec).map((c) => cellIndex(c.cell, current)));
   const empty = emptyOf(Math.round(Math.sqrt(current.length)));
   const entries = rec.entries && rec.entries.length === current.length
     && [...rec.entries].some((c) => c !== empty) ? rec.entries : null;
