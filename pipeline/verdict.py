@@ -197,7 +197,9 @@ def drawing(
     mode, or when a hint is asked for: then the hint), rings around the givens that were
     corrected, and each wrong entry marked, with the right symbol beside it (not in check
     mode, nor with a hint); each doubtful entry ringed for the user to check, as a
-    corrected given is, with the right symbol beside it (not in check mode)."""
+    corrected given is, with the right symbol beside it (not in check mode). A reading
+    corrected to blank is ringed too (the sentence asks the user to check the ringed
+    cells), but no digit taken for the user's own handwriting: that is no misread."""
     if hint is not None:
         return hint_drawing(solved, reading, hint)
     def shown(symbol: str) -> str:
@@ -213,7 +215,7 @@ def drawing(
                 zip(solved.board, entries, solved.solution, strict=True))
             if given == "0" and entry == "0" and cell not in scrawled
         }
-    rings = tuple(c.cell for c in solved.corrections if c.used != "0")
+    rings = tuple(c.cell for c in solved.corrections if not c.handwriting)
     def told(cells: tuple[int, ...]) -> dict[int, str | None]:
         return {cell: None if check else shown(solved.solution[cell]) for cell in cells}
 

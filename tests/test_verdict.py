@@ -82,6 +82,15 @@ def test_corrections_and_unreadable_handwriting_are_in_the_sentence():
     assert drawing(_solved(fixes=(fix,)), READING).rings == (0,)
 
 
+def test_a_reading_corrected_to_blank_is_ringed_as_the_sentence_says():
+    """A mark read as a digit that correction blanked is a corrected reading like any
+    other: the sentence asks the user to check the ringed cells, so the photo rings it."""
+    cell = BLANKS[0]
+    solved = _solved(fixes=(Correction(cell, "4", "0", 0.3),))
+    assert "please check the ringed cells" in message(READING, solved, False)
+    assert drawing(solved, READING).rings == (cell,)
+
+
 def test_a_digit_taken_for_handwriting_is_named_as_such_not_as_a_misread():
     """A given as read that the entries stage took for the user's entry (to mend a board
     with no solution) is a correction the record flags and names, but no misread print:
