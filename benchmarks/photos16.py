@@ -67,7 +67,8 @@ def run_one(shot: Rendered) -> dict:
         row["exact"] = reading.board == shot.board
         solved = solve_reading(reading)
         row["solved"] = solved.solution == shot.solution
-        row["wrong"] = solved.solution is not None and solved.solution != shot.solution
+        # a solution claimed: 'multiple' carries the first it found, but claims none
+        row["wrong"] = solved.status == "solved" and solved.solution != shot.solution
         row["solved_product"], row["reading"] = solved, reading
     row["seconds"] = time.perf_counter() - started
     return row

@@ -15,7 +15,8 @@ All on a grey working copy about 800 px long (`_image`), corners mapped back to 
 5. A quad at the photo's edge that scores low is also tried as a cut grid (`_edge`).
 6. Where no grid is found: again on the grey divided by its paper (boxes shaded in a
    tint), then on masks with the creases across the photo erased (`_creases`: a fold
-   joins the grid to the whole page), then window by window on larger copies, each
+   joins the grid to the whole page), then, for grids of small cells (16x16), on a copy
+   twice as fine, then window by window on larger copies, each
    window as it is and divided by its paper (a small grid on a whole page, or a photo of
    the puzzle lying on one).
 """
@@ -68,10 +69,16 @@ RUN_ON = 0.6  # ... and a side where this share of the inner lines does runs the
 RUN_PAPER = 0.5  # ... when no more than this share of the cells it runs into is ink (a
 # larger grid's cells are paper between thin lines; the dark edge of a photo lying on a
 # page, a cell out, is ink all through)
+FINE = 9  # grids of more cells a side than this are also searched for on a finer copy ...
+FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 16x16 grid's
+# thin lines, 20 px apart on the working copy, fade from its mask under blur or washed-out
+# light, and no window of the page search holds a grid that fills much of the photo
 PAGES = (2, 4)  # where no grid is found, the photo is searched again at each of these
 # times the working copy's side in turn (as far as its pixels go), in windows of 1/page of
 # it: grids down to 1/page the smallest size
 
+WINDOW_EDGE = 2  # px: a window's grid ending this near a side of the window that is not the
+# photo's ends there because the window does: a part of something larger
 WINDOW_HINT = 0.2  # a window whose ink as it is makes no quad scoring this much is not
 # searched again divided by its paper (text scores 0; the framed grids of photos lying on a
 # page, training part, 0.27-0.58): searching every window twice would double what a page
@@ -125,8 +132,21 @@ def _grid_otherwise(
     working: tuple[np.ndarray, np.ndarray, float], ns: tuple[int, ...]
 ) -> tuple[np.ndarray, float, int] | None:
     """Where no grid was found in the photo as it is: one a crease joins to the whole page
-    (its masks with the creases erased), else a small one on a page (window by window)."""
-    return _grid_in(*working, ns, creased=True) or _grid_on_page(working[0], ns)
+    (its masks with the creases erased), else one of small cells on a finer copy
+    (`_grid_finer`), else a small one on a page (window by window)."""
+    return (_grid_in(*working, ns, creased=True) or _grid_finer(working[0], ns)
+            or _grid_on_page(working[0], ns))
+
+
+def _grid_finer(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:
+    """A grid of more than FINE cells a side looked for on a copy FINE_SIDE long, when the
+    photo has more pixels than the working copy (sizes of FINE cells or fewer keep it:
+    their cells are large enough there)."""
+    fine = tuple(n for n in ns if n > FINE)
+    if not fine or max(grey.shape[:2]) <= WORK_SIDE * 5 // 4:
+        return None
+    small, scale = downscale(grey, FINE_SIDE)
+    return _grid_in(grey, small, scale, fine)
 
 
 def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] | None:
@@ -190,13 +210,26 @@ def _grid_in_windows(
         for x in range(0, w - width + 1, max(1, width // 2)):
             window = big[y : y + height, x : x + width]
             score, quad, n = _best_as_is_or_unshaded(window, ns, WINDOW_HINT)
-            if quad is not None and score >= MIN_SCORE:
+            inner = (x > 0, y > 0, x + width < w, y + height < h)  # sides not the photo's
+            if quad is not None and score >= MIN_SCORE and not _cut_by(quad, window, inner):
                 best = _better(best, [(score, quad + np.float32([x, y]), n)])
     score, quad, n = best  # a quad is kept only from MIN_SCORE
     if quad is None or _runs_on(ink_mask(stretched(big)), quad, n):
         return None  # none, or a part of a larger grid (of a size not looked for)
     corners = (quad + 0.5) * scale - 0.5
     return order_corners(corners).astype(np.float32), score, n
+
+
+def _cut_by(quad: np.ndarray, window: np.ndarray, inner: tuple[bool, ...]) -> bool:
+    """Whether the quad (x, y in the window) ends at one of the window's `inner` sides
+    (left, top, right, bottom: those that are not the photo's), within WINDOW_EDGE of it:
+    its border there is the window's edge, not a line of its own (9 columns of a 16x16
+    grid). A grid the window cuts and `_edge` completes past the side is kept."""
+    height, width = window.shape[:2]
+    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+    ends = (abs(x0) <= WINDOW_EDGE, abs(y0) <= WINDOW_EDGE,
+            abs(x1 - (width - 1)) <= WINDOW_EDGE, abs(y1 - (height - 1)) <= WINDOW_EDGE)
+    return any(e and i for e, i in zip(ends, inner, strict=True))
 
 
 def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:

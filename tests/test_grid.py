@@ -443,6 +443,21 @@ def test_a_smaller_grid_on_a_larger_page_is_found_at_the_finer_level(monkeypatch
     assert find_grid(image) is None
 
 
+def test_a_window_s_grid_ending_at_a_side_inside_the_photo_is_cut_by_the_window() -> None:
+    """A quad that ends at a window's side inside the photo ends there because the window
+    does (9 columns of a 16x16 grid); one ending at the photo's own edge, or a grid the
+    window cuts and the edge rule completes past it, is kept."""
+    from pipeline.grid import _cut_by
+
+    window = np.zeros((200, 300), np.uint8)
+    inside = np.float32([[20, 20], [180, 20], [180, 180], [20, 180]])
+    to_right = np.float32([[120, 20], [299.5, 20], [298.5, 180], [120, 180]])
+    assert not _cut_by(inside, window, (True, True, True, True))
+    assert _cut_by(to_right, window, (True, True, True, True))
+    assert not _cut_by(to_right, window, (True, True, False, True))  # the photo's edge
+    assert not _cut_by(to_right + [60, 0], window, (True, True, True, True))  # completed
+
+
 def test_a_part_of_a_larger_grid_runs_on_and_a_grid_beside_text_does_not() -> None:
     from pipeline.grid import _runs_on
 

@@ -11,6 +11,7 @@ import pytest
 from benchmarks.render16 import CANONICAL, hex_puzzle, printed, render_photo
 from pipeline._cnn import builtin
 from pipeline.alphabet import printed_board, printed_symbol
+from pipeline.errors import NoGrid
 from pipeline.grid import find_outline
 from pipeline.load import load_photo
 from pipeline.products import Header, Photo
@@ -106,3 +107,24 @@ def test_a_board_given_for_a_sixteen_photo_is_taken_in_hex(shot):
     result = solve_photo(shot.image, board=printed(shot.board))
     assert result.record.status == "solved"
     assert result.record.solution == printed(shot.solution)
+
+
+def test_a_washed_out_blurred_sixteen_grid_is_found_on_a_finer_copy(monkeypatch):
+    """Blurred, in perspective and washed out, a 16x16 grid's thin lines fade from the
+    working copy's ink mask (its cells are some 20 px there): no size is found in the
+    photo as it is, and the search goes on at twice the working copy's resolution."""
+    from benchmarks.robustness import DEGRADATIONS
+    from pipeline import grid
+
+    board, solution = hex_puzzle(np.random.default_rng(1))
+    shot = render_photo(board, solution, "hershey-triplex", True, 1.5, 1)
+    image = DEGRADATIONS["washed out (contrast x0.5)"](shot.image, None)
+    photo = Photo(image, Header("array", image.shape[1], image.shape[0]))
+    outline = find_outline(photo, sizes_named("auto"))
+    assert outline.size == SIXTEEN
+    side = np.linalg.norm(shot.corners[1] - shot.corners[0])
+    assert np.abs(outline.corners - shot.corners).max() < 0.01 * side
+    monkeypatch.setattr(grid, "FINE_SIDE", grid.WORK_SIDE)  # the working copy's own
+    with pytest.raises(NoGrid):
+        find_outline(photo, sizes_named("auto"))
+    assert grid._grid_finer(outline.grey, (9,)) is None  # 9x9 cells are large enough
