@@ -112,7 +112,8 @@ def test_a_board_given_for_a_sixteen_photo_is_taken_in_hex(shot):
 def test_a_washed_out_blurred_sixteen_grid_is_found_on_a_finer_copy(monkeypatch):
     """Blurred, in perspective and washed out, a 16x16 grid's thin lines fade from the
     working copy's ink mask (its cells are some 20 px there): no size is found in the
-    photo as it is, and the search goes on at twice the working copy's resolution."""
+    photo as it is, and the search goes on at twice the working copy's resolution (the
+    page search would find a part of it at most)."""
     from benchmarks.robustness import DEGRADATIONS
     from pipeline import grid
 
@@ -125,6 +126,9 @@ def test_a_washed_out_blurred_sixteen_grid_is_found_on_a_finer_copy(monkeypatch)
     side = np.linalg.norm(shot.corners[1] - shot.corners[0])
     assert np.abs(outline.corners - shot.corners).max() < 0.01 * side
     monkeypatch.setattr(grid, "FINE_SIDE", grid.WORK_SIDE)  # the working copy's own
-    with pytest.raises(NoGrid):
-        find_outline(photo, sizes_named("auto"))
+    try:
+        coarse = find_outline(photo, sizes_named("auto"))
+    except NoGrid:
+        coarse = None
+    assert coarse is None or coarse.size != SIXTEEN  # at most a part of it, as 9x9
     assert grid._grid_finer(outline.grey, (9,)) is None  # 9x9 cells are large enough

@@ -1,12 +1,14 @@
 """The training-side glyph helpers for the pen digit head (training/mnist_digits.py and
 training/pen_augment.elastic): MNIST made into the runtime's glyph format, and the
-augmentations keeping glyphs in range."""
+augmentations keeping glyphs in range; and the 16-symbol reader's photos taken worse
+(training/train_symbols16.taken_worse)."""
 
 import numpy as np
 
 from pipeline._glyph import GLYPH, GLYPH_BOX
 from training.mnist_digits import glyph_of, softened
 from training.pen_augment import elastic
+from training.train_symbols16 import creased, taken_worse
 
 
 def _bar(height: int = 16, width: int = 4) -> np.ndarray:
@@ -40,3 +42,14 @@ def test_elastic_bends_only_its_share():
     assert bent.min() >= 0 and bent.max() <= 1
     assert not np.array_equal(bent, glyphs)
     assert np.all(np.abs(bent.sum(axis=(1, 2)) / glyphs.sum(axis=(1, 2)) - 1) < 0.3)
+
+
+def test_a_sixteen_photo_taken_worse_keeps_its_size_and_most_of_its_paper():
+    """The photo comes back as a BGR photo of the same size, creased lines darker than the
+    paper and the rest near it (the grid stays where the truth's corners say)."""
+    paper = np.full((120, 160, 3), 230, np.uint8)
+    worse = taken_worse(paper, np.random.default_rng(3))
+    assert worse.shape == paper.shape and worse.dtype == np.uint8
+    assert abs(float(np.median(worse)) - 230) < 60
+    lines = creased(paper[..., 0], np.random.default_rng(4))
+    assert lines.min() < 200 and np.median(lines) == 230

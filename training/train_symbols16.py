@@ -8,7 +8,10 @@ the runtime's own stages (`pipeline.stages.cut_glyphs` from the known corners), 
 training and runtime glyphs are made alike. Fonts: OpenCV's Hershey faces and its sans,
 and every installed TrueType file (DejaVu, Liberation: regular, bold, italic, condensed,
 mono, serif), except HELD_OUT, kept for the benchmark. Grids are drawn 28-50 px a cell,
-straight or in perspective, sharp or blurred. The classes are the canonical symbols
+straight or in perspective, sharp or blurred; a share of the photos (TAKEN_WORSE) is then
+taken as an old phone takes it (`taken_worse`: uneven light, a shaking hand, sensor noise,
+a squeezed JPEG), and some of those are creased (`creased`: a fold or a pen line through
+the glyphs). The classes are the canonical symbols
 1-9 A-G of values 1..16 (printed 0-9 A-F). The temperature is fitted on glyphs of photos
 rendered with another seed. Needs torch (training only).
 """
@@ -19,6 +22,7 @@ import argparse
 import time
 from multiprocessing import Pool
 
+import cv2
 import numpy as np
 
 from benchmarks.render16 import (
@@ -28,8 +32,10 @@ from benchmarks.render16 import (
     render_photo,
     truetype_files,
 )
+from benchmarks.robustness import motion_blurred
 from pipeline._cnn import NumpyCNN
 from pipeline._glyph import GLYPH
+from pipeline.errors import NoGrid
 from pipeline.stages import cut_glyphs, outline_at
 from solver.size import Size
 from training.train_digits import augment, check_export, export
@@ -40,6 +46,50 @@ SIDES = (450.0, 800.0)  # px: grid sides of the training photos, 28-50 px cells
 CHANNELS = (12, 24, 48)  # conv block widths: 16 classes with look-alikes (0/D, 8/B) need
 DENSE = 128  # more than the digit net's 8/16/32 and 96
 SIXTEEN = Size(4)
+TAKEN_WORSE = 0.5  # share of training photos taken as an old phone takes them (the first
+# reader, trained on clean renders, read 24 of 36 creased photos exactly against 36 of 36)
+CREASED = 0.5  # of those, the share with folds or pen lines across
+CREASES = (1, 4)  # lines across a creased photo, fewest and most (exclusive)
+CREASE_SHADE = (0.35, 0.8)  # what a crease leaves of the paper's light: dark to faint
+SHAKEN = 0.25  # of the photos taken worse, the share with a shaking hand's blur ...
+SHAKE = (3, 10)  # ... this many px long (a fifth of the smallest cell at most)
+NOISE = 10.0  # grey levels: the strongest sensor noise
+JPEG_WORST = 8  # the lowest JPEG quality: a messaging app squeezing a photo
+
+
+def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Folds or pen lines: a few straight dark lines right across the photo, at any angle
+    (most near the rows or columns, as a newspaper is folded), 1-3 px wide."""
+    h, w = grey.shape
+    shade = np.ones((h, w), np.float32)
+    for _ in range(int(rng.integers(*CREASES))):
+        near_axis = rng.random() < 0.7
+        angle = rng.uniform(-12, 12) + rng.choice([0, 90]) if near_axis else rng.uniform(0, 180)
+        cx, cy = rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h
+        dx, dy = np.cos(np.radians(angle)) * 2 * (h + w), np.sin(np.radians(angle)) * 2 * (h + w)
+        cv2.line(shade, (round(cx - dx), round(cy - dy)), (round(cx + dx), round(cy + dy)),
+                 float(rng.uniform(*CREASE_SHADE)), int(rng.integers(1, 4)), cv2.LINE_AA)
+    return np.clip(grey * shade, 0, 255).astype(np.uint8)
+
+
+def taken_worse(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The rendered BGR photo maybe creased, then taken by an old phone: light falling off
+    across it, maybe a shaking hand, sensor noise, a JPEG of any quality."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if rng.random() < CREASED:
+        grey = creased(grey, rng)
+    h, w = grey.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    light = (1 + rng.uniform(-0.35, 0.15) * (xx / w - rng.uniform(0, 1))
+             + rng.uniform(-0.35, 0.15) * (yy / h - rng.uniform(0, 1)))
+    photo = grey.astype(np.float32) * np.clip(light, 0.3, 1.3)
+    if rng.random() < SHAKEN:
+        photo = motion_blurred(photo, int(rng.integers(*SHAKE)) | 1, float(rng.uniform(0, 180)))
+    photo = photo + rng.normal(0, rng.uniform(0, NOISE), photo.shape)
+    quality = int(rng.integers(JPEG_WORST, 95))
+    _, jpeg = cv2.imencode(".jpg", np.clip(photo, 0, 255).astype(np.uint8),
+                           [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
 
 
 def training_fonts() -> list[str]:
@@ -55,7 +105,11 @@ def photo_glyphs(seed: int) -> tuple[np.ndarray, np.ndarray]:
     board, solution = hex_puzzle(rng, givens=int(rng.integers(110, 160)))
     blur = float(rng.choice([0.0, 0.7, 1.2, 1.8]))
     photo = render_photo(board, solution, font, bool(rng.random() < 0.6), blur, seed, SIDES)
-    glyphs = cut_glyphs(outline_at(photo.image, photo.corners, SIXTEEN))
+    image = taken_worse(photo.image, rng) if rng.random() < TAKEN_WORSE else photo.image
+    try:
+        glyphs = cut_glyphs(outline_at(image, photo.corners, SIXTEEN))
+    except NoGrid:  # taken so badly that the cells stage sees no puzzle: the clean photo
+        glyphs = cut_glyphs(outline_at(photo.image, photo.corners, SIXTEEN))
     truth = np.array([CANONICAL.find(ch) for ch in board])
     use = glyphs.present & (truth >= 0)
     return glyphs.images[use].astype(np.float16), truth[use]
