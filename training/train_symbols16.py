@@ -46,13 +46,13 @@ SIDES = (450.0, 800.0)  # px: grid sides of the training photos, 28-50 px cells
 CHANNELS = (12, 24, 48)  # conv block widths: 16 classes with look-alikes (0/D, 8/B) need
 DENSE = 128  # more than the digit net's 8/16/32 and 96
 SIXTEEN = Size(4)
-TAKEN_WORSE = 0.5  # share of training photos taken as an old phone takes them (the first
-# reader, trained on clean renders, read 24 of 36 creased photos exactly against 36 of 36)
+TAKEN_WORSE = 0.5  # share of training photos taken as an old phone takes them (as many
+# clean renders left as worse photos: the clean figures must not drop)
 CREASED = 0.5  # of those, the share with folds or pen lines across
 CREASES = (1, 4)  # lines across a creased photo, fewest and most (exclusive)
 CREASE_SHADE = (0.35, 0.8)  # what a crease leaves of the paper's light: dark to faint
 SHAKEN = 0.25  # of the photos taken worse, the share with a shaking hand's blur ...
-SHAKE = (3, 10)  # ... this many px long (a fifth of the smallest cell at most)
+SHAKE = (3, 10)  # ... 3-9 px long, odd (a fifth of the smallest cell at most)
 NOISE = 10.0  # grey levels: the strongest sensor noise
 JPEG_WORST = 8  # the lowest JPEG quality: a messaging app squeezing a photo
 
