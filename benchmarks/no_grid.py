@@ -1,14 +1,15 @@
 """Pages with no Sudoku on them: is a grid found where there is none, and what the search
 costs such a photo (the whole grid stage runs, window by window, before it gives up).
 
-    python -m benchmarks.no_grid [--runs 3]
+    python -m benchmarks.no_grid [--runs 3] [--sizes 9|auto]
 
 Each page is a 2400 x 3200 page of text (grey bars for words, as `benchmarks.robustness`
 pastes photos on), holding at 20 % or 30 % of its width: nothing, a 15 x 15 crossword (its
 black squares placed symmetrically), a month's calendar (a 7 x 6 table of numbers), an
 8 x 8 or 10 x 10 grid of digits. Then a 4000 x 3000 page of text, and a 12 MP photo of
 sensor noise alone (the worst case: every window full of small ink). Seconds are CPU
-seconds of `grid.find_grid`, best of the runs.
+seconds of `grid.find_grid`, best of the runs, looking for 9x9 grids (`--sizes auto`: for
+9x9 and 16x16, as `snapsolve` does by default).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from benchmarks.robustness import on_a_page, text_page
 from pipeline.grid import find_grid
 
 CELL = 40  # px a cell of the tables drawn, before they are pasted on the page
+SIZES = {"9": (9,), "auto": (9, 16)}  # --sizes: cells a side of the grids looked for
 
 
 def table(rows: int, cols: int, fill, seed: int = 0) -> np.ndarray:
@@ -96,6 +98,8 @@ def pages() -> dict[str, np.ndarray]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", choices=sorted(SIZES), default="9",
+                        help="the grid sizes looked for (auto: 9x9 and 16x16, the default run)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(f"{'photo':<36} {'found':>6} {'seconds':>8}")
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         best = float("inf")
         for _ in range(args.runs):
             start = time.process_time()
-            found = find_grid(image, (9,))
+            found = find_grid(image, SIZES[args.sizes])
             best = min(best, time.process_time() - start)
         wrong += found is not None
         print(f"{name:<36} {'GRID' if found is not None else 'none':>6} {best:>8.2f}")
