@@ -55,6 +55,12 @@ def variants(per_variant: int, seed: int):
                     k += 1
 
 
+def rendered_variant(font: str, perspective: bool, blur: float, seed: int) -> Rendered:
+    """The photo of a variant: its own puzzle and rendering, both seeded by `seed`."""
+    board, solution = hex_puzzle(np.random.default_rng(seed))
+    return render_photo(board, solution, font, perspective, blur, seed)
+
+
 def run_one(shot: Rendered, corners_known: bool = True) -> dict:
     """One photo through the stages, compared with the truth (the grid's corners too,
     when `corners_known`: else a grid found as 16x16 is found)."""
@@ -104,11 +110,8 @@ def table(rows: list[dict], key) -> list[str]:
 
 def taken_worse(per_variant: int, seed: int) -> None:
     """The photos under each of `benchmarks.robustness`'s degradations: a table row each."""
-    shots = []
-    for font, perspective, blur, k in variants(per_variant, seed):
-        board, solution = hex_puzzle(np.random.default_rng(k))
-        shots.append((f"{font} {perspective} {blur} {k}",
-                      render_photo(board, solution, font, perspective, blur, k)))
+    shots = [(f"{font} {perspective} {blur} {k}", rendered_variant(font, perspective, blur, k))
+             for font, perspective, blur, k in variants(per_variant, seed)]
     print("| photos taken | photos | 16x16 found | boards exact | solved right | wrong solutions |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, degrade in DEGRADATIONS.items():
@@ -136,15 +139,14 @@ def main() -> None:
         return
     rows = []
     for font, perspective, blur, seed in variants(args.per_variant, args.seed):
-        board, solution = hex_puzzle(np.random.default_rng(seed))
-        shot = render_photo(board, solution, font, perspective, blur, seed)
-        row = run_one(shot)
+        rendered = rendered_variant(font, perspective, blur, seed)
+        row = run_one(rendered)
         row.update(font=font, view="perspective" if perspective else "straight",
                    blur="blurred" if blur else "sharp")
         if args.save is not None and row["solved"]:
             args.save.mkdir(parents=True, exist_ok=True)
             shown = drawing(row["solved_product"], row["reading"])
-            out = render(shot.image, row["reading"].geometry, shown)
+            out = render(rendered.image, row["reading"].geometry, shown)
             cv2.imwrite(str(args.save / f"{font}-{row['view']}-{row['blur']}-{seed}.jpg"), out)
         rows.append(row)
         print(f"{font:22} {row['view']:11} {row['blur']:7} grid {row['grid']!s:5} cells "

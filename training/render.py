@@ -29,6 +29,7 @@ REF_HEIGHT = 96  # px: digit masks are rendered this tall, then resized
 SHAKEN = 0.2  # share of photos taken with a shaking hand (motion blur)
 SHAKE_LENGTHS = (3, 13)  # px at 480 px: from a steady hand to a third of a cell
 JPEG_WORST = 8  # the lowest JPEG quality: a messaging app squeezing a photo
+SENSOR_NOISE = 8.0  # grey levels: the strongest sensor noise of the synthetic photos
 
 
 @dataclass(frozen=True)
@@ -207,8 +208,8 @@ def _target_quad(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray
     return quad.astype(np.float32)
 
 
-def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Shading, blur, sensor noise and JPEG, as old phone cameras do."""
+def uneven_light(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The grey photo (float) under light falling off across it, each way at random."""
     h, w = photo.shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     g = (
@@ -216,8 +217,28 @@ def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         + rng.uniform(-0.35, 0.15) * (xx / w - rng.uniform(0, 1))
         + rng.uniform(-0.35, 0.15) * (yy / h - rng.uniform(0, 1))
     )
-    photo = photo * np.clip(g, 0.3, 1.3)
+    return photo * np.clip(g, 0.3, 1.3)
+
+
+def noised(photo: np.ndarray, rng: np.random.Generator, strongest: float) -> np.ndarray:
+    """The grey photo with a sensor's noise of up to `strongest` grey levels, as uint8."""
+    photo = photo + rng.normal(0, rng.uniform(0, strongest), photo.shape)
+    return np.clip(photo, 0, 255).astype(np.uint8)
+
+
+def squeezed(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The uint8 grey photo saved as a JPEG of any quality from JPEG_WORST, read back."""
+    q = int(rng.integers(JPEG_WORST, 95))
+    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+
+
+def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Shading, blur, sensor noise and JPEG, as old phone cameras do."""
+    h, w = photo.shape
+    photo = uneven_light(photo, rng)
     if rng.random() < 0.3:  # a shadow edge
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         m = np.clip(
             (xx * rng.uniform(-1, 1) + yy * rng.uniform(-1, 1)) / 40 + rng.uniform(-5, 5), 0, 1
         )
@@ -232,11 +253,7 @@ def _degrade(photo: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     sigma = rng.choice(sigmas) * (h / 480)
     if sigma > 0.2:
         photo = cv2.GaussianBlur(photo, (0, 0), sigma)
-    photo = photo + rng.normal(0, rng.uniform(0, 8), photo.shape)
-    photo = np.clip(photo, 0, 255).astype(np.uint8)
-    q = int(rng.integers(JPEG_WORST, 95))
-    ok, buf = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, q])
-    return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    return squeezed(noised(photo, rng, SENSOR_NOISE), rng)
 
 
 def synthetic_photo(fonts: list[DigitFont], rng: np.random.Generator) -> SyntheticPhoto:

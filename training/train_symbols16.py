@@ -10,10 +10,10 @@ and every installed TrueType file (DejaVu, Liberation: regular, bold, italic, co
 mono, serif), except HELD_OUT, kept for the benchmark. Grids are drawn 28-50 px a cell,
 straight or in perspective, sharp or blurred; a share of the photos (TAKEN_WORSE) is then
 taken as an old phone takes it (`taken_worse`: uneven light, a shaking hand, sensor noise,
-a squeezed JPEG), and some of those are creased (`creased`: a fold or a pen line through
-the glyphs). The classes are the canonical symbols
-1-9 A-G of values 1..16 (printed 0-9 A-F). The temperature is fitted on glyphs of photos
-rendered with another seed. Needs torch (training only).
+a squeezed JPEG, as the digit reader's synthetic photos are), and some of those are
+creased (`creased`: a fold or a pen line through the glyphs). The classes are the
+canonical symbols 1-9 A-G of values 1..16 (printed 0-9 A-F). The temperature is fitted on
+glyphs of photos rendered with another seed. Needs torch (training only).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from pipeline._glyph import GLYPH
 from pipeline.errors import NoGrid
 from pipeline.stages import cut_glyphs, outline_at
 from solver.size import Size
+from training.render import noised, squeezed, uneven_light
 from training.train_digits import augment, check_export, export
 
 OUT = "pipeline/models/symbols16.npz"
@@ -54,7 +55,6 @@ CREASE_SHADE = (0.35, 0.8)  # what a crease leaves of the paper's light: dark to
 SHAKEN = 0.25  # of the photos taken worse, the share with a shaking hand's blur ...
 SHAKE = (3, 10)  # ... 3-9 px long, odd (a fifth of the smallest cell at most)
 NOISE = 10.0  # grey levels: the strongest sensor noise
-JPEG_WORST = 8  # the lowest JPEG quality: a messaging app squeezing a photo
 
 
 def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -73,23 +73,16 @@ def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def taken_worse(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The rendered BGR photo maybe creased, then taken by an old phone: light falling off
-    across it, maybe a shaking hand, sensor noise, a JPEG of any quality."""
+    """The rendered BGR photo maybe creased, then taken by an old phone (the digit
+    reader's pieces, `training.render`): light falling off across it, maybe a shaking hand,
+    sensor noise, a JPEG of any quality."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     if rng.random() < CREASED:
         grey = creased(grey, rng)
-    h, w = grey.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    light = (1 + rng.uniform(-0.35, 0.15) * (xx / w - rng.uniform(0, 1))
-             + rng.uniform(-0.35, 0.15) * (yy / h - rng.uniform(0, 1)))
-    photo = grey.astype(np.float32) * np.clip(light, 0.3, 1.3)
+    photo = uneven_light(grey.astype(np.float32), rng)
     if rng.random() < SHAKEN:
         photo = motion_blurred(photo, int(rng.integers(*SHAKE)) | 1, float(rng.uniform(0, 180)))
-    photo = photo + rng.normal(0, rng.uniform(0, NOISE), photo.shape)
-    quality = int(rng.integers(JPEG_WORST, 95))
-    _, jpeg = cv2.imencode(".jpg", np.clip(photo, 0, 255).astype(np.uint8),
-                           [cv2.IMWRITE_JPEG_QUALITY, quality])
-    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    return cv2.cvtColor(squeezed(noised(photo, rng, NOISE), rng), cv2.COLOR_GRAY2BGR)
 
 
 def training_fonts() -> list[str]:
