@@ -135,11 +135,25 @@ def read_entries(
     split = split_reading(reading, classes, digits)
     if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
         return reading  # what looked like handwriting is the puzzle's own print
+    if sure and print_taken_for_pen(reading.board, split.board):
+        return reading
     if not sure:
         if not unique(split.board):
             return reading  # the handwriting does not explain the broken board: a misread may
         split = replace(split, set_apart=set_apart(reading.board, split))
     return without_notes(split, glyphs, inked)
+
+
+def print_taken_for_pen(board: str, givens: str) -> bool:
+    """Whether a split's `givens` took print for handwriting: the board as read (every
+    digit a given) is a puzzle with exactly one solution, and the givens left have more
+    than one. A printed puzzle has one; the split left out digits it needs. So does a
+    font the classifier never saw, whose every 3 and 9 look written by hand. (A photo
+    whose entries are all right and that lost a given to them also reads whole as one
+    puzzle: it is solved as printed, its entries taken for givens.)"""
+    if givens_in(board) > MOST_GIVENS or unique(givens):
+        return False
+    return unique(board)
 
 
 def may_mend(classes: np.ndarray, board: str) -> bool:

@@ -20,6 +20,7 @@ from pipeline.entries import (
     MIN_PEN,
     holds_handwriting,
     ink_classes,
+    print_taken_for_pen,
     read_entries,
     split_reading,
 )
@@ -215,11 +216,37 @@ def printed_first(count: int) -> Rows:
     return Rows(rows)
 
 
+SEVENTEEN = "000000000000000001000002030000003020001040000005000060030000004070080009620007000"
+SEVENTEEN_SOLVED = (
+    "953168742862734951417952836746893125281645397395271468138529674574386219629417583")
+
+
 def test_a_split_leaving_a_puzzle_its_givens_gives_the_entries(monkeypatch):
-    before, after = split_by_classifier(monkeypatch, PUZZLE, printed_first(MIN_GIVENS))
+    # a 17-clue puzzle (as few givens as any has) with 13 of its blanks written in
+    written = [i for i, ch in enumerate(SEVENTEEN) if ch == "0"][:13]
+    board = "".join(SEVENTEEN_SOLVED[i] if i in written else ch for i, ch in enumerate(SEVENTEEN))
+    rows = np.array([PEN] * 81, np.float32)
+    rows[[i for i, ch in enumerate(SEVENTEEN) if ch != "0"]] = PRINTED
+    before, after = split_by_classifier(monkeypatch, board, Rows(rows))
     assert after is not before and MIN_PEN <= 81 - MIN_GIVENS
-    assert sum(ch != "0" for ch in after.board) == MIN_GIVENS
-    assert after.entry_probabilities is not None
+    assert after.board == SEVENTEEN and sum(ch != "0" for ch in after.board) == MIN_GIVENS
+    assert all(after.entries[i] != "0" for i in written)
+
+
+def test_print_taken_for_handwriting_that_the_puzzle_needs_is_read_as_printed(monkeypatch):
+    # a font the classifier never saw: 13 of the 30 printed digits surely "pen". The photo
+    # as read is a puzzle with one solution, the 17 digits left have several: the split
+    # took print for handwriting, and the photo is read as printed
+    before, after = split_by_classifier(monkeypatch, PUZZLE, printed_first(MIN_GIVENS))
+    kept = [i for i, ch in enumerate(PUZZLE) if ch != "0"][:MIN_GIVENS]
+    split = "".join(ch if i in kept else "0" for i, ch in enumerate(PUZZLE))
+    assert print_taken_for_pen(PUZZLE, split)
+    assert after.board == PUZZLE and after.entries == before.entries
+    # a split whose givens keep one solution stands, and so does one of a board that as
+    # read has none (a wrong entry) or more digits than a puzzle prints
+    assert not print_taken_for_pen(PUZZLE, PUZZLE)
+    assert not print_taken_for_pen("1" + PUZZLE[1:], PUZZLE[:-9] + "0" * 9)
+    assert not print_taken_for_pen(SOLUTION, PUZZLE[:-9] + "0" * 9)
 
 
 def one_entry(pen: tuple[float, float, float]) -> tuple[str, int, Rows]:
