@@ -116,7 +116,7 @@ def _stroke(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.dilate(mask, kernel) if rng.random() < 0.6 else cv2.erode(mask, kernel)
 
 
-def _place_digit(
+def place_digit(
     ink: np.ndarray,
     mask: np.ndarray,
     cx: float,
@@ -137,7 +137,7 @@ def _place_digit(
     np.maximum(ink, warped, out=ink)
 
 
-def _draw_lattice(ink: np.ndarray, off: int, rng: np.random.Generator) -> None:
+def draw_lattice(ink: np.ndarray, off: int, rng: np.random.Generator) -> None:
     thin = int(rng.integers(1, 4))
     thick = int(rng.choice([thin, thin + 1, thin + 2, thin + 3, 2 * thin + 2]))
     outer = max(thick, int(rng.integers(thin, thick + 3)))
@@ -169,7 +169,7 @@ def _clutter(ink: np.ndarray, off: int, fonts: list[DigitFont], rng: np.random.G
         x, y = rng.uniform(0, w), rng.uniform(0, h)
         if off - 20 < x < w - off + 20 and off - 20 < y < h - off + 20:
             continue
-        _place_digit(ink, f.masks[int(rng.integers(9))], x, y, rng.uniform(15, 50), 0, 1.0)
+        place_digit(ink, f.masks[int(rng.integers(9))], x, y, rng.uniform(15, 50), 0, 1.0)
     for _ in range(int(rng.poisson(3))):
         x, y = int(rng.uniform(off, w - off)), int(rng.uniform(off, h - off))
         r = int(rng.integers(1, 4))
@@ -188,11 +188,38 @@ def _bend(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.remap(canvas, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def photographed(
+    canvas: np.ndarray, off: int, paper: float | tuple[float, ...], rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The large drawing (grey or colour, its grid `off` px in) as a phone frames it: the
+    grid warped onto a quad of a photo-sized frame (`target_quad`), the rest of the frame
+    `paper`; float32, and the quad (TL, TR, BR, BL)."""
+    frame = _photo_frame(rng)
+    quad = target_quad(frame, rng)
+    far = off + 9 * HI_CELL
+    src = np.array([[off, off], [far, off], [far, far], [off, far]], np.float32)
+    # shrink with area averaging first: warpPerspective alone would alias thin lines away
+    shrink = min(1.0, 1.1 * float(np.ptp(quad[:, 0])) / (9 * HI_CELL))
+    small = cv2.resize(
+        canvas.astype(np.float32), None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA
+    )
+    m = cv2.getPerspectiveTransform(src * shrink, quad)
+    photo = cv2.warpPerspective(
+        small,
+        m,
+        (frame[1], frame[0]),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=paper,
+    )
+    return photo, quad
+
+
 def _photo_frame(rng: np.random.Generator) -> tuple[int, int]:
     return (480, 640) if rng.random() < 0.75 else (1280, 960)
 
 
-def _target_quad(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def target_quad(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """Where the grid lands in the photo: a jittered, slightly rotated square."""
     fh, fw = frame
     small = fh <= 480
@@ -261,7 +288,7 @@ def synthetic_photo(fonts: list[DigitFont], rng: np.random.Generator) -> Synthet
     off = HI_CELL
     side = 9 * HI_CELL + 2 * off
     ink = np.zeros((side, side), np.float32)
-    _draw_lattice(ink, off, rng)
+    draw_lattice(ink, off, rng)
     board = np.where(rng.random(81) < rng.uniform(0.25, 0.5), rng.integers(1, 10, 81), 0)
     main = fonts[int(rng.integers(len(fonts)))]
     height = rng.uniform(0.36, 0.68) * HI_CELL
@@ -273,7 +300,7 @@ def synthetic_photo(fonts: list[DigitFont], rng: np.random.Generator) -> Synthet
         jitter = rng.normal(0, 0.04, 2) * HI_CELL
         if rng.random() < 0.08:  # a digit pushed towards the cell's border
             jitter = rng.uniform(-0.2, 0.2, 2) * HI_CELL
-        _place_digit(
+        place_digit(
             ink,
             mask,
             off + (c + 0.5) * HI_CELL + jitter[0],
@@ -288,31 +315,7 @@ def synthetic_photo(fonts: list[DigitFont], rng: np.random.Generator) -> Synthet
     paper = rng.uniform(120, 250)
     darkness = rng.uniform(0.35, 0.95)
     canvas = paper * (1 - darkness * np.clip(ink, 0, 1))
-    frame = _photo_frame(rng)
-    quad = _target_quad(frame, rng)
-    src = np.array(
-        [
-            [off, off],
-            [off + 9 * HI_CELL, off],
-            [off + 9 * HI_CELL, off + 9 * HI_CELL],
-            [off, off + 9 * HI_CELL],
-        ],
-        np.float32,
-    )
-    # shrink with area averaging first: warpPerspective alone would alias thin lines away
-    shrink = min(1.0, 1.1 * float(np.ptp(quad[:, 0])) / (9 * HI_CELL))
-    small = cv2.resize(
-        canvas.astype(np.float32), None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA
-    )
-    m = cv2.getPerspectiveTransform(src * shrink, quad)
-    photo = cv2.warpPerspective(
-        small,
-        m,
-        (frame[1], frame[0]),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_CONSTANT,
-        borderValue=float(paper),
-    )
+    photo, quad = photographed(canvas, off, float(paper), rng)
     photo = _degrade(photo, rng)
     corners = quad + rng.normal(0, 0.004 * np.ptp(quad[:, 0]), quad.shape).astype(np.float32)
     return SyntheticPhoto(photo, corners.astype(np.float32), board.astype(int))

@@ -70,6 +70,9 @@ CACHE = ROOT / "training" / "cache" / "pen_cells.npz"
 SYNTH_CACHE = ROOT / "training" / "cache" / "pen_synthetic.npz"
 SYNTHETIC = 200  # synthetic printed photos (training/render.py: many fonts) added, so
 # that the print of a newspaper not in the photos is not taken for handwriting
+COMPOSITE_CACHE = ROOT / "training" / "cache" / "pen_composites.npz"
+COMPOSITES = 0  # puzzles printed in many fonts and written in by the training part's hands
+# (benchmarks.fonts): print of another newspaper beside real handwriting
 OUT = ROOT / "pipeline" / "models" / "pen.npz"
 TEMPERATURES = ROOT / "training" / "cache" / "pen_temperatures.json"
 FOLDS_DIR = ROOT / "training" / "cache"
@@ -217,6 +220,53 @@ def synthetic_cells() -> dict[str, np.ndarray]:
     data = {"images": images, "features": features, "classes": classes, "digits": digits,
             "photo": np.concatenate(ids), "variant": np.zeros(len(classes), int)}
     np.savez_compressed(SYNTH_CACHE, **data)
+    return data
+
+
+def composite_cells(count: int) -> dict[str, np.ndarray]:
+    """Labelled inked cells of `count` puzzles printed in the fonts of training/render.py,
+    each written in by one hand of the training part of mixed-train (benchmarks.fonts:
+    its real strokes, two entries wrong): printed givens, pen entries (the digit written)
+    and empty cells, as the runtime's stages cut them."""
+    if COMPOSITE_CACHE.exists():
+        with np.load(COMPOSITE_CACHE) as data:
+            cached = {k: data[k] for k in data.files}
+        if len(np.unique(cached["photo"])) >= 0.9 * count:
+            return cached
+    from benchmarks.fonts import pen_strokes, printed_photo, puzzles, written_in
+    from pipeline.entries import ink_inputs
+    from training.render import load_fonts
+
+    fonts = load_fonts()
+    hands = pen_strokes(held_out=False)
+    sets = puzzles()
+    rng = np.random.default_rng(141)
+    parts, ids = [], []
+    for k in range(count):
+        board, solution = sets[int(rng.integers(len(sets)))]
+        pen, entries, _ = written_in(board, solution, hands, rng)
+        pixels = printed_photo(board, fonts[int(rng.integers(len(fonts)))], rng, pen)
+        found = read_pixels(pixels)
+        if found is None:
+            continue
+        reading, glyphs = found
+        if reading.geometry.turns % 4:  # read turned: its cells' labels are not these
+            continue
+        images, features, inked = ink_inputs(reading, glyphs, pixels)
+        given = np.array([ch != "0" for ch in board])
+        written = np.array([ch != "0" for ch in entries])
+        classes = np.where(given, int(Ink.PRINTED), np.where(written, int(Ink.PEN),
+                                                              int(Ink.EMPTY)))
+        classes = np.where(inked, classes, int(Ink.EMPTY))
+        digits = np.array([int(max(g, e)) for g, e in zip(board, entries, strict=True)])
+        parts.append((images[inked], features[inked], classes[inked],
+                      np.maximum(digits, 1)[inked] - 1))
+        ids.append(np.full(int(inked.sum()), 3000 + k))
+    images, features, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
+    data = {"images": images, "features": features, "classes": classes, "digits": digits,
+            "photo": np.concatenate(ids), "variant": np.zeros(len(classes), int)}
+    COMPOSITE_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(COMPOSITE_CACHE, **data)
     return data
 
 
@@ -492,6 +542,8 @@ def main() -> int:
     parser.add_argument("--no-augment", action="store_true")
     parser.add_argument("--mnist-weight", type=float, default=Recipe.mnist_weight)
     parser.add_argument("--elastic", type=float, default=Recipe.elastic)
+    parser.add_argument("--composites", type=int, default=COMPOSITES,
+                        help="puzzles in other fonts written in by the training hands")
     parser.add_argument("--no-degraded", action="store_true",
                         help="leave the variants taken worse (blur, coloured light) out")
     args = parser.parse_args()
@@ -501,6 +553,9 @@ def main() -> int:
     data = collect()
     synthetic = synthetic_cells()
     data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
+    if args.composites > 0:
+        composite = composite_cells(args.composites)
+        data = {k: np.concatenate([data[k], composite[k]]) for k in data}
     if recipe.mnist_weight > 0:
         data = with_mnist(data)
     print(recipe, {k: v.shape for k, v in data.items()}, np.bincount(data["classes"]), flush=True)
