@@ -42,6 +42,8 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks.turns
 	$(BIN)/python -m benchmarks.pen --variants
 	$(BIN)/python -m benchmarks.pen_verdicts
+	$(BIN)/python -m benchmarks.fonts
+	$(BIN)/python -m benchmarks.fonts --pen
 
 # snapsolve's solver against the pip-installable peers (the bench extra installs them)
 bench-peers: $(STAMP)

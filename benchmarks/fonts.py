@@ -155,10 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         from training.render import load_fonts
+
+        fonts = sorted(load_fonts(), key=lambda f: f.name)  # Pillow draws them
     except ImportError as exc:
         print(f"benchmarks.fonts: needs the training extras ({exc}) - skipped")
         return 0
-    fonts = sorted(load_fonts(), key=lambda f: f.name)
     sets = puzzles()
     strokes = pen_strokes() if args.pen else []
     if not fonts or not sets or (args.pen and not strokes):
