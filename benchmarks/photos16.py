@@ -2,6 +2,7 @@
 
     python -m benchmarks.photos16 [--per-variant 2] [--seed 50000] [--save DIR]
     python -m benchmarks.photos16 --taken-worse [--per-variant 1]
+    python -m benchmarks.photos16 --other-fonts [--per-variant 1]
 
 Photos are rendered by `benchmarks.render16` (newspaper page, hex 0-9 A-F) in every font it
 can draw here, straight or in perspective, sharp or blurred, with seeds the 16-symbol
@@ -11,6 +12,10 @@ grid is searched for as 9x9 first, then 16x16; "grid found" means found as 16x16
 every corner within 5 % of the grid's side. Cells right and boards exact are the board as
 read (before correction); solved right and wrong solutions after the solver's correction.
 Results are reported apart for each font, for straight/perspective and for sharp/blurred.
+
+`--other-fonts`: the photos printed instead in every installed OpenType face
+(`render16.opentype_files`: URW base 35, Linux Libertine, Cantarell, ~50 faces of serif,
+sans, mono and script), none of which the reader saw in training.
 
 `--taken-worse`: the same photos taken as `benchmarks.robustness` takes the 9x9 ones (each
 of its degradations in turn, seeded by the photo), reported per degradation; "grid found"
@@ -30,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from benchmarks.render16 import Rendered, font_names, hex_puzzle, render_photo
+from benchmarks.render16 import Rendered, font_names, hex_puzzle, opentype_files, render_photo
 from benchmarks.robustness import DEGRADATIONS
 from pipeline.errors import NoGrid
 from pipeline.products import Header, Photo
@@ -44,10 +49,11 @@ BLURS = (0.0, 1.5)  # px: the Gaussian blur of the sharp and the blurred variant
 CORNER_TOLERANCE = 0.05  # of the grid's side: a corner further off is a grid not found
 
 
-def variants(per_variant: int, seed: int):
-    """(font, perspective, blur, seed) of every photo."""
+def variants(per_variant: int, seed: int, fonts: list[str] | None = None):
+    """(font, perspective, blur, seed) of every photo (in `fonts`, else every font of
+    `font_names`)."""
     k = 0
-    for font in font_names():
+    for font in fonts or font_names():
         for perspective in (False, True):
             for blur in BLURS:
                 for _ in range(per_variant):
@@ -133,14 +139,18 @@ def main() -> None:
     ap.add_argument("--save", type=Path, help="write each solved photo, annotated, here")
     ap.add_argument("--taken-worse", action="store_true",
                     help="each photo under benchmarks.robustness's degradations")
+    ap.add_argument("--other-fonts", action="store_true",
+                    help="printed in the OpenType faces the reader never saw")
     args = ap.parse_args()
     if args.taken_worse:
         taken_worse(args.per_variant, args.seed)
         return
+    fonts = [str(path) for path in opentype_files()] if args.other_fonts else None
     rows = []
-    for font, perspective, blur, seed in variants(args.per_variant, args.seed):
+    for font, perspective, blur, seed in variants(args.per_variant, args.seed, fonts):
         rendered = rendered_variant(font, perspective, blur, seed)
         row = run_one(rendered)
+        font = Path(font).stem if args.other_fonts else font
         row.update(font=font, view="perspective" if perspective else "straight",
                    blur="blurred" if blur else "sharp")
         if args.save is not None and row["solved"]:

@@ -39,6 +39,7 @@ HERSHEY = {
     "hershey-complex": cv2.FONT_HERSHEY_COMPLEX,
 }
 TRUETYPE_DIR = Path("/usr/share/fonts/truetype")
+OPENTYPE_DIR = Path("/usr/share/fonts/opentype")
 TRUETYPE = {  # name: file under TRUETYPE_DIR (used when installed)
     "dejavu-sans-bold": "dejavu/DejaVuSans-Bold.ttf",
     "liberation-serif": "liberation/LiberationSerif-Regular.ttf",
@@ -52,6 +53,12 @@ def font_names() -> list[str]:
     names = [*HERSHEY, "opencv-sans"]
     names += [name for name, file in TRUETYPE.items() if (TRUETYPE_DIR / file).exists()]
     return names
+
+
+def opentype_files() -> list[Path]:
+    """Every installed OpenType file (URW base 35, Linux Libertine, Cantarell): faces the
+    16-symbol reader never trained on (its training drew the TrueType files)."""
+    return sorted(OPENTYPE_DIR.rglob("*.otf")) if OPENTYPE_DIR.exists() else []
 
 
 def truetype_files() -> list[Path]:
@@ -126,7 +133,10 @@ def flat_grid(board: str, font: str, rng: np.random.Generator, cell: int = DRAW_
         h, w = mask.shape
         y = r * cell + (cell - h) // 2 + int(rng.integers(-1, 2))
         x = c * cell + (cell - w) // 2 + int(rng.integers(-1, 2))
-        np.maximum(ink[y : y + h, x : x + w], mask, out=ink[y : y + h, x : x + w])
+        y0, x0 = max(y, 0), max(x, 0)  # a glyph wider than its cell stops at the page
+        y1, x1 = min(y + h, ink.shape[0]), min(x + w, ink.shape[1])
+        np.maximum(ink[y0:y1, x0:x1], mask[y0 - y : y1 - y, x0 - x : x1 - x],
+                   out=ink[y0:y1, x0:x1])
     return 255 - ink * 230
 
 
