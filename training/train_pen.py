@@ -216,10 +216,17 @@ def synthetic_cells() -> dict[str, np.ndarray]:
         parts.append((images[inked], features[inked], classes[inked],
                       np.maximum(truth, 1)[inked] - 1))
         ids.append(np.full(int(inked.sum()), 2000 + k))
+    return stacked_cells(parts, ids, SYNTH_CACHE)
+
+
+def stacked_cells(parts: list[tuple], ids: list[np.ndarray], cache: Path) -> dict[str, np.ndarray]:
+    """The labelled cells of several photos, each (images, features, classes, digits 0..8)
+    with its photo ids, as one set (variant 0), saved to `cache`."""
     images, features, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
     data = {"images": images, "features": features, "classes": classes, "digits": digits,
             "photo": np.concatenate(ids), "variant": np.zeros(len(classes), int)}
-    np.savez_compressed(SYNTH_CACHE, **data)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(cache, **data)
     return data
 
 
@@ -262,12 +269,7 @@ def composite_cells(count: int) -> dict[str, np.ndarray]:
         parts.append((images[inked], features[inked], classes[inked],
                       np.maximum(digits, 1)[inked] - 1))
         ids.append(np.full(int(inked.sum()), 3000 + k))
-    images, features, classes, digits = (np.concatenate(x) for x in zip(*parts, strict=True))
-    data = {"images": images, "features": features, "classes": classes, "digits": digits,
-            "photo": np.concatenate(ids), "variant": np.zeros(len(classes), int)}
-    COMPOSITE_CACHE.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(COMPOSITE_CACHE, **data)
-    return data
+    return stacked_cells(parts, ids, COMPOSITE_CACHE)
 
 
 def with_mnist(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
