@@ -1,24 +1,24 @@
 """Printed puzzles in every font on this machine: read, solved, and never taken for handwriting.
 
-    PYTHONPATH=. python -m benchmarks.fonts [--per-font 2] [--seed 31] [--pen]
+    PYTHONPATH=. python -m benchmarks.fonts [--per-font 2] [--seed 31] [--pen] [--worse]
 
 The real photos are all of one newspaper's font; photos from other sources are not. Each
 font that `training.render.load_fonts` finds (~220 faces: serif, sans, mono, bold, light,
 condensed, italic) prints real puzzles (../shared/data/puzzles, top95 then easy50) on a
 grid of random line weights, photographed plainly: in colour on off-white paper, in
-perspective, a little blurred, with sensor noise, saved as a JPEG. Each photo goes through
-the whole pipeline (`pipeline.solve_photo`, grid search included). Counts: grid found,
-boards exact (the givens as read; the confusions listed), solved right, wrong solutions,
-and photos whose print was taken for handwriting (any cell of the record's `entries`),
-with the fonts of the photos that failed. Needs the training extras (Pillow and the font
-packages listed in training/README.md).
+perspective, a little blurred, with sensor noise, saved as a JPEG (PLAIN; --worse: WORSE).
+Each photo goes through the whole pipeline (`pipeline.solve_photo`, grid search
+included). Counts: grid found, boards exact (the givens as read; the confusions listed),
+solved right, wrong solutions, and photos whose print was taken for handwriting (any cell
+of the record's `entries`), with the fonts of the photos that failed. Needs the training
+extras (Pillow and the font packages listed in training/README.md).
 
 With --pen, the puzzles are filled in by hand as well: the real handwriting of one of the
 held-out photos of ../shared/data/photos/mixed-train (`pen_data`: never seen in training),
 each pen cell's strokes cut from its photo as the share of the paper's light they let
-through, laid into PEN_SHARE of the blank cells, PLANTED of them another digit than the solution's
-(a wrong entry). Counts then also: givens exact, entries read right, all exact (givens
-and entries), wrong entries found, right entries called wrong.
+through, laid into PEN_SHARE of the blank cells, PLANTED of them another digit than the
+solution's (a wrong entry). Counts then also: givens exact, entries read right, all exact
+(givens and entries), wrong entries found, right entries called wrong.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import collections
 import sys
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -35,9 +36,19 @@ from benchmarks import dataset
 PAPER = (222, 230, 234)  # BGR: newsprint, a little yellow
 INK = (38, 34, 32)  # BGR: the print's black
 HEIGHT = (0.48, 0.62)  # a digit's height as a share of the cell's
-BLUR = (0.5, 1.1)  # px (sigma) of the photo's softness
-NOISE = 3.0  # grey levels of sensor noise
-QUALITY = 80  # JPEG quality of the photo as saved
+
+
+class Taken(NamedTuple):
+    """How the photo is taken: its softness (a Gaussian's sigma, px, drawn from a range),
+    its sensor noise (grey levels) and the JPEG quality it is saved at."""
+
+    blur: tuple[float, float]
+    noise: float
+    quality: int
+
+
+PLAIN = Taken((0.5, 1.1), 3.0, 80)  # a phone photo of a page in good light
+WORSE = Taken((1.2, 1.8), 6.0, 30)  # out of focus, grainy, squeezed by a messaging app
 SETS = ("top95.txt", "easy50.txt")
 PEN_SHARE = 0.6  # of a puzzle's blank cells, the share written in by hand (--pen)
 PLANTED = 2  # of those, written wrong
@@ -66,9 +77,9 @@ def puzzles() -> list[tuple[str, str]]:
 
 
 def printed_photo(board: str, font, rng: np.random.Generator,
-                  pen: dict[int, np.ndarray] | None = None) -> np.ndarray:
+                  pen: dict[int, np.ndarray] | None = None, taken: Taken = PLAIN) -> np.ndarray:
     """A BGR photo of `board` printed in `font` (a training.render.DigitFont), with `pen`:
-    cell -> strokes (`pen_strokes`) written into those cells."""
+    cell -> strokes (`pen_strokes`) written into those cells, taken as `taken` says."""
     from training.render import HI_CELL, draw_lattice, photographed, place_digit
 
     off = HI_CELL
@@ -90,9 +101,9 @@ def printed_photo(board: str, font, rng: np.random.Generator,
         y, x = off + r * HI_CELL + (HI_CELL - size) // 2, off + c * HI_CELL + (HI_CELL - size) // 2
         canvas[y : y + size, x : x + size] *= cv2.resize(strokes, (size, size))
     photo, _ = photographed(canvas, off, PAPER, rng)
-    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(*BLUR))
-    photo = np.clip(photo + rng.normal(0, NOISE, photo.shape), 0, 255).astype(np.uint8)
-    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
+    photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(*taken.blur))
+    photo = np.clip(photo + rng.normal(0, taken.noise, photo.shape), 0, 255).astype(np.uint8)
+    _, data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, taken.quality])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
@@ -152,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-font", type=int, default=2)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--pen", action="store_true", help="filled in by hand as well")
+    parser.add_argument("--worse", action="store_true",
+                        help="taken worse: out of focus, grainy, a squeezed JPEG (WORSE)")
     args = parser.parse_args(argv)
     try:
         from training.render import load_fonts
@@ -178,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             turn += 1
             pen, entries, wrong = written_in(board, solution, strokes, rng) if args.pen else (
                 {}, "0" * 81, set())
-            record = solve_photo(printed_photo(board, font, rng, pen)).record.as_dict()
+            taken = WORSE if args.worse else PLAIN
+            record = solve_photo(printed_photo(board, font, rng, pen, taken)).record.as_dict()
             found = record.get("status") != "no_grid"
             exact = record.get("board") == board
             right = record.get("status") == "solved" and record.get("solution") == solution
@@ -200,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 if bad:
                     failed[what].append(font.name)
     print(f"{len(fonts)} fonts, {counts['photos']} photos (seed {args.seed})"
-          + (", filled in by hand" if args.pen else ""))
+          + (", filled in by hand" if args.pen else "") + (", taken worse" if args.worse else ""))
     if args.pen:
         print("| grid found | givens exact | entries read right | all exact | solved right"
               " | wrong solutions | wrong entries found | right entries called wrong |")
