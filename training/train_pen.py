@@ -275,9 +275,8 @@ def composite_cells(count: int) -> dict[str, np.ndarray]:
 
 def composite_rows(photo: np.ndarray) -> np.ndarray:
     """Rows of the composite photos (`composite_cells`): they train the ink head only.
-    Their pen cells are the training part's own, pasted again; read again as digits they
-    only taught the digit head those hands more (held-out: 3 more right entries called
-    wrong, docs/benchmarks.md)."""
+    Their pen cells are the training part's own, pasted again: as digits they teach
+    nothing new (docs/benchmarks.md measures both)."""
     return (photo >= COMPOSITE_ID) & (photo < MNIST_PHOTO)
 
 
