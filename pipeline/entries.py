@@ -8,7 +8,9 @@ that as read is no puzzle (`holds_handwriting`), or when cells more likely pen t
 set apart, mend a board that as read has no solution into one with exactly one (`may_mend`:
 a wrong entry read as a given breaks the puzzle); one that holds none is returned as it
 was, so a printed photo reads exactly as the printed path reads it. So it is when the split
-would leave too few givens for a puzzle: print in blue or red looks like a pen's ink.
+would leave too few givens for a puzzle (print in blue or red looks like a pen's ink), and
+when its givens lose the one solution the photo as read has (`print_taken_for_pen`: print
+in a face the classifier never saw).
 Otherwise the split between printed and pen is weighed by how well each glyph matches the
 photo's font (`_font`: every given is printed alike), in a puzzle whose givens are placed
 symmetrically by whether the opposite cell holds a given (`_symmetry`), and for a doubted
@@ -112,8 +114,9 @@ def read_entries(
 ) -> Reading:
     """The reading with its handwritten entries told apart from the printed givens
     (unchanged when there is no classifier, no 9x9 board, no cell is surely pen, or the
-    split would leave too few givens of a board that is a puzzle as read: MIN_GIVENS), and
-    with the square in colour it has warped for the ink's colour."""
+    split would leave too few givens of a board that is a puzzle as read, MIN_GIVENS, or
+    givens with several solutions where the board as read has one), and with the square
+    in colour it has warped for the ink's colour."""
     if net is None or reading.size.n != 9:
         return reading
     colour = colour_square(pixels, reading.geometry)
