@@ -112,7 +112,7 @@ def pen_strokes(held_out: bool = True) -> list[dict[str, list[np.ndarray]]]:
     as (HI_CELL, HI_CELL, 3) float32: the share of the paper's light its strokes let
     through per channel (1 where paper: PAPER_LEVEL of it or more), the cell's frame
     (STROKES) left out."""
-    from benchmarks.pen_data import cell_quads, mixed_photos, pixels_of, read_pixels
+    from benchmarks.pen_data import cell_quads, mixed_photos, paper_colour, pixels_of, read_pixels
     from training.render import HI_CELL
 
     hands = []
@@ -127,8 +127,7 @@ def pen_strokes(held_out: bool = True) -> list[dict[str, list[np.ndarray]]]:
         for cell in np.flatnonzero(photo.pen).tolist():
             warp = cv2.getPerspectiveTransform(quads[cell].astype(np.float32), square)
             patch = cv2.warpPerspective(pixels, warp, (HI_CELL, HI_CELL)).astype(np.float32)
-            light = patch.mean(axis=2)
-            paper = patch[light >= np.quantile(light, 0.8)].mean(axis=0)
+            paper = paper_colour(patch.reshape(-1, 3))
             through = patch / np.maximum(paper, 1) / PAPER_LEVEL
             hand[photo.solution[cell]].append(np.clip(through, 0, 1))
         if len(hand) == 9:

@@ -147,7 +147,7 @@ def _region(shape: tuple[int, ...], quad: np.ndarray) -> tuple[slice, slice, np.
     return slice(y0, y1), slice(x0, x1), mask.astype(bool)
 
 
-def _paper(inside: np.ndarray) -> np.ndarray:
+def paper_colour(inside: np.ndarray) -> np.ndarray:
     """A cell's paper colour: its pixels at least as light as the PAPER_SHARE quantile."""
     inside = inside.astype(np.float32)
     light = inside.mean(axis=1)
@@ -193,7 +193,7 @@ def restroked(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray,
             continue
         inside = pixels[rows, cols][mask]
         light = inside.astype(np.float32).mean(axis=1)
-        out[rows, cols][mask] = np.clip(paint(_paper(inside), light), 0, 255).astype(np.uint8)
+        out[rows, cols][mask] = np.clip(paint(paper_colour(inside), light), 0, 255).astype(np.uint8)
     return out
 
 
@@ -203,7 +203,7 @@ def erased(pixels: np.ndarray, quads: np.ndarray, cells: np.ndarray) -> np.ndarr
     for i in np.flatnonzero(cells):
         rows, cols, mask = _region(pixels.shape, quads[i])
         if mask.sum() >= 9:
-            out[rows, cols][mask] = _paper(pixels[rows, cols][mask]).astype(np.uint8)
+            out[rows, cols][mask] = paper_colour(pixels[rows, cols][mask]).astype(np.uint8)
     return out
 
 
@@ -265,7 +265,8 @@ def _darken_with(out: np.ndarray, pixels: np.ndarray, source: np.ndarray,
                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     region = out[rows, cols]
     s_rows, s_cols, s_mask = _region(pixels.shape, source)
-    scale = _paper(region[mask]) / np.maximum(_paper(pixels[s_rows, s_cols][s_mask]), 1.0)
+    source_paper = paper_colour(pixels[s_rows, s_cols][s_mask])
+    scale = paper_colour(region[mask]) / np.maximum(source_paper, 1.0)
     ink = np.clip(moved[mask] * scale, 0, 255).astype(np.uint8)  # on this cell's paper
     region[mask] = np.minimum(region[mask], ink)
 
