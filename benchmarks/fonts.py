@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from benchmarks import dataset
+from solver.size import NINE
 
 PAPER = (222, 230, 234)  # BGR: newsprint, a little yellow
 INK = (38, 34, 32)  # BGR: the print's black
@@ -183,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     counts: collections.Counter[str] = collections.Counter()
     confusions: collections.Counter[tuple[str, str]] = collections.Counter()
     failed: dict[str, list[str]] = collections.defaultdict(list)
+    names = {NINE.cell_name(c): c for c in range(81)}  # r2c5 -> 13
     turn = 0
     for font in fonts:
         for _ in range(args.per_font):
@@ -196,8 +198,7 @@ def main(argv: list[str] | None = None) -> int:
             exact = record.get("board") == board
             right = record.get("status") == "solved" and record.get("solution") == solution
             read = (record.get("entries") or "0" * 81).replace(".", "0")
-            called = {int(name[1]) * 9 + int(name[3]) - 10
-                      for name in record.get("wrong_entries") or ()}
+            called = {names[name] for name in record.get("wrong_entries") or ()}
             counts.update(photos=1, found=found, exact=exact, solved=right,
                           wrong=record.get("status") == "solved" and not right,
                           penned=not args.pen and read != "0" * 81,
