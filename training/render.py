@@ -138,6 +138,8 @@ def place_digit(
 
 
 def draw_lattice(ink: np.ndarray, off: int, rng: np.random.Generator) -> None:
+    """Draw a 9x9 grid's lines onto the ink canvas, `off` px in: thin cell lines, box and
+    outer lines of random, thicker weights, as newspapers print them."""
     thin = int(rng.integers(1, 4))
     thick = int(rng.choice([thin, thin + 1, thin + 2, thin + 3, 2 * thin + 2]))
     outer = max(thick, int(rng.integers(thin, thick + 3)))
