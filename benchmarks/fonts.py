@@ -185,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     confusions: collections.Counter[tuple[str, str]] = collections.Counter()
     failed: dict[str, list[str]] = collections.defaultdict(list)
     names = {NINE.cell_name(c): c for c in range(81)}  # r2c5 -> 13
+    taken = WORSE if args.worse else PLAIN
     turn = 0
     for font in fonts:
         for _ in range(args.per_font):
@@ -192,16 +193,16 @@ def main(argv: list[str] | None = None) -> int:
             turn += 1
             pen, entries, wrong = written_in(board, solution, strokes, rng) if args.pen else (
                 {}, "0" * 81, set())
-            taken = WORSE if args.worse else PLAIN
             record = solve_photo(printed_photo(board, font, rng, pen, taken)).record.as_dict()
             found = record.get("status") != "no_grid"
             exact = record.get("board") == board
             right = record.get("status") == "solved" and record.get("solution") == solution
             read = (record.get("entries") or "0" * 81).replace(".", "0")
             called = {names[name] for name in record.get("wrong_entries") or ()}
+            penned = not args.pen and read != "0" * 81  # print taken for handwriting
             counts.update(photos=1, found=found, exact=exact, solved=right,
                           wrong=record.get("status") == "solved" and not right,
-                          penned=not args.pen and read != "0" * 81,
+                          penned=penned,
                           entries=len(pen), entries_right=sum(read[c] == entries[c] for c in pen),
                           all_exact=exact and read == entries, planted=len(wrong),
                           found_wrong=len(called & wrong), right_called_wrong=len(called - wrong))
@@ -209,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                 confusions.update((t, r) for t, r in zip(board, record["board"], strict=True)
                                   if t != r)
             for what, bad in (("not found", not found), ("not exact", found and not exact),
-                              ("taken for handwriting", not args.pen and read != "0" * 81),
+                              ("taken for handwriting", penned),
                               ("entries not all right", args.pen and read != entries)):
                 if bad:
                     failed[what].append(font.name)
