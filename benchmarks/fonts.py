@@ -139,22 +139,26 @@ def pen_strokes(held_out: bool = True) -> list[dict[str, list[np.ndarray]]]:
 def written_in(board: str, solution: str, hands: list[dict[str, list[np.ndarray]]],
                rng: np.random.Generator) -> tuple[dict[int, np.ndarray], str, set[int]]:
     """Pen for PEN_SHARE of the board's blank cells, in the hand of one photo of `hands`
-    (each cell's strokes drawn at random among that hand's of its digit), PLANTED of them
-    a digit other than the solution's: the cells' strokes, the entries as written (81
-    digits, 0 where none) and the wrong cells."""
+    (each cell's strokes drawn at random among that hand's of its digit, none twice: no
+    hand writes a digit twice alike, so a cell whose digit the hand has no strokes left
+    for stays blank), PLANTED of them a digit other than the solution's: the cells'
+    strokes, the entries as written (81 digits, 0 where none) and the wrong cells."""
     hand = hands[int(rng.integers(len(hands)))]
+    unused = {digit: rng.permutation(len(strokes)).tolist() for digit, strokes in hand.items()}
     blanks = [i for i, ch in enumerate(board) if ch == "0"]
     cells = rng.permutation(blanks)[: round(PEN_SHARE * len(blanks))].tolist()
-    wrong = set(cells[:PLANTED])
     entries = ["0"] * 81
-    pen = {}
-    for cell in cells:
+    pen, wrong = {}, set()
+    for k, cell in enumerate(cells):
         digit = solution[cell]
-        if cell in wrong:
+        if k < PLANTED:
             digit = str(rng.choice([d for d in "123456789" if d != solution[cell]]))
-        choices = hand[digit]
-        pen[cell] = choices[int(rng.integers(len(choices)))]
+        if not unused[digit]:
+            continue
+        pen[cell] = hand[digit][unused[digit].pop()]
         entries[cell] = digit
+        if k < PLANTED:
+            wrong.add(cell)
     return pen, "".join(entries), wrong
 
 

@@ -10,9 +10,15 @@ from tests.synth import PUZZLE, SOLUTION
 from training.render import DigitFont
 
 
-def hand(shade: float) -> dict[str, list[np.ndarray]]:
-    """A writer whose every stroke of digit d lets `shade` of the light through, d apart."""
-    return {str(d): [np.full((64, 64, 3), shade + d / 100, np.float32)] for d in range(1, 10)}
+def hand(shade: float, times: int = 9) -> dict[str, list[np.ndarray]]:
+    """A writer who wrote each digit d `times` times, every stroke letting `shade` of the
+    light through, d apart, the k-th of a digit marked by its corner pixel (k / 1000)."""
+    def stroke(d: int, k: int) -> np.ndarray:
+        out = np.full((64, 64, 3), shade + d / 100, np.float32)
+        out[-1, -1] = k / 1000
+        return out
+
+    return {str(d): [stroke(d, k) for k in range(times)] for d in range(1, 10)}
 
 
 def test_a_puzzle_is_written_in_by_one_hand_with_some_entries_wrong():
@@ -28,6 +34,17 @@ def test_a_puzzle_is_written_in_by_one_hand_with_some_entries_wrong():
     levels = {round(float(s[0, 0, 0]) - int(entries[c]) / 100, 3) for c, s in pen.items()}
     assert len(levels) == 1  # one writer per photo
     assert sum(ch != "0" for ch in entries) == len(pen)
+    used = [(entries[c], float(s[-1, -1, 0])) for c, s in pen.items()]
+    assert len(set(used)) == len(used)  # no stroke twice: no hand writes a digit twice alike
+
+
+def test_a_hand_that_wrote_a_digit_once_writes_it_once():
+    pen, entries, wrong = written_in(PUZZLE, SOLUTION, [hand(0.3, times=1)],
+                                     np.random.default_rng(4))
+    written = [entries[c] for c in pen]
+    assert len(written) == len(set(written)) <= 9  # the rest of the cells stay blank
+    assert all(entries[c] == "0" for c in range(81) if c not in pen)
+    assert wrong <= set(pen)
 
 
 def test_the_photo_holds_the_print_and_the_pen():
