@@ -16,8 +16,9 @@ extras (Pillow and the font packages listed in training/README.md).
 With --pen, the puzzles are filled in by hand as well: the real handwriting of one of the
 held-out photos of ../shared/data/photos/mixed-train (`pen_data`: never seen in training),
 each pen cell's strokes cut from its photo as the share of the paper's light they let
-through, laid into PEN_SHARE of the blank cells, PLANTED of them another digit than the
-solution's (a wrong entry). Counts then also: givens exact, entries read right, all exact
+through, laid into PEN_SHARE of the blank cells (each stroke once: no hand writes a digit
+twice alike; a digit the hand has run out of stays blank), PLANTED of them another digit
+than the solution's (a wrong entry). Counts then also: givens exact, entries read right, all exact
 (givens and entries), wrong entries found, right entries called wrong.
 """
 
