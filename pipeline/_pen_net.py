@@ -13,7 +13,10 @@ Each head's logits are divided by its temperature (fitted on photos held back fr
 training, so that the probabilities mean what they say; 1 when the weights carry none).
 
 Two such networks ship, trained apart (`PenCommittee`): a cell the first is unsure of, in
-a photo holding handwriting, is read by both, and their probabilities combined.
+a photo holding handwriting, is read by both, and their probabilities combined. A third,
+trained on puzzles printed in many fonts and written in by hand as well, is asked only when
+the two leave givens with several solutions (`PenCommittee.wider`): print of a newspaper
+the two never saw may look written by hand to them in every 6.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from .products import Ink
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pen.npz"
 SECOND_PATH = MODEL_PATH.with_name("pen2.npz")  # a second run of training/train_pen.py, on
 # candidate notes drawn without their cell's frame (docs/benchmarks.md: the two together)
+WIDER_PATH = MODEL_PATH.with_name("pen_fonts.npz")  # training/train_pen.py --composites 300:
+# many fonts beside real handwriting (docs/benchmarks.md, eighteenth stop)
 
 SecondOpinion = Callable[[np.ndarray], np.ndarray | None]  # a first network's ink classes ->
 # the cells a committee's others must read too (beside those it is unsure of), or None: none
@@ -90,6 +95,10 @@ class PenNet:
         )
         return ink.astype(np.float32), digit.astype(np.float32)
 
+    def wider(self) -> None:
+        """A network trained on more fonts, to ask when this one's split fails: none."""
+        return None
+
 
 class PenCommittee:
     """Ink classifiers trained apart, asked together. The first reads every cell; the
@@ -104,13 +113,25 @@ class PenCommittee:
     SURE = 0.999  # a cell is sure when its ink class is this probable and, if more likely
     # pen than not, its digit too (the verdicts' own thresholds start at 0.9)
 
-    def __init__(self, members: Sequence[PenNet]):
+    def __init__(self, members: Sequence[PenNet], wider_path: Path | None = None):
+        """`wider_path`: the weights of a network trained on more fonts (`wider`), loaded
+        when first asked for; None or absent: there is none."""
         if not members:
             raise ValueError("a committee needs at least one network")
         if len({m.features for m in members}) != 1:
             raise ValueError("the networks see different ink features")
         self.members = tuple(members)
         self.features = members[0].features
+        self._wider_path = wider_path
+
+    def wider(self) -> PenNet | None:
+        """The network trained on puzzles in many fonts as well (loaded once, on first
+        use: most photos never need it), or None. Asked alone, when the committee's split
+        leaves givens with several solutions (`entries.other_fonts_split`)."""
+        if self._wider_path is None or not self._wider_path.exists():
+            return None
+        net = _loaded(self._wider_path)
+        return net if net.features == self.features else None
 
     def read(self, glyphs: np.ndarray, features: np.ndarray,
              second_opinion: SecondOpinion | None = None,
@@ -150,11 +171,17 @@ def geometric_mean(probabilities: Sequence[np.ndarray]) -> np.ndarray:
 
 
 @functools.cache
+def _loaded(path: Path) -> PenNet:
+    """The network at `path`, loaded once."""
+    return PenNet.load(path)
+
+
+@functools.cache
 def builtin() -> InkClassifier | None:
     """The shipped classifier, loaded once: both networks (pipeline/models/pen.npz and
-    pen2.npz) as a committee, the first alone when the second is absent; None when
-    neither is there."""
+    pen2.npz) as a committee, with the wider one (pen_fonts.npz) to ask when their split
+    fails; the first alone when the second is absent; None when neither is there."""
     members = [PenNet.load(path) for path in (MODEL_PATH, SECOND_PATH) if path.exists()]
     if not members:
         return None
-    return members[0] if len(members) == 1 else PenCommittee(members)
+    return members[0] if len(members) == 1 else PenCommittee(members, WIDER_PATH)

@@ -126,6 +126,27 @@ def read_entries(
     sure = holds_handwriting(classes, reading.board)
     if not sure and not may_mend(classes, reading.board):
         return reading
+    split = weighed_split(reading, images, classes, digits, inked)
+    if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
+        return reading  # what looked like handwriting is the puzzle's own print
+    if sure and print_taken_for_pen(reading.board, split.board):
+        return reading
+    if sure and not unique(split.board):
+        split = other_fonts_split(reading, split, net, (images, features, inked), digits)
+    if not sure:
+        if not unique(split.board):
+            return reading  # the handwriting does not explain the broken board: a misread may
+        split = replace(split, set_apart=set_apart(reading.board, split))
+    return without_notes(split, glyphs, inked)
+
+
+def weighed_split(reading: Reading, images: np.ndarray, classes: np.ndarray,
+                  digits: np.ndarray, inked: np.ndarray) -> Reading:
+    """The reading split into givens and entries by the ink `classes` (cells, 3), each
+    cell's printed : pen odds weighed first by how well its glyph matches the photo's font
+    (`_font`), by the symmetry of the givens' places (`_symmetry`), and by whether the
+    puzzle needs a doubted given (`_redundant`). `images`, `inked`: as `ink_inputs`;
+    `digits`: the handwritten digit probabilities (cells, 9)."""
     printed_digits = reading.probabilities[:, 1:].argmax(axis=1)
     odds = font_odds(images, printed_digits, classes[:, Ink.PRINTED], inked,
                      classes[:, Ink.EMPTY])
@@ -135,16 +156,34 @@ def read_entries(
     givens = split_reading(reading, classes, digits).board
     odds = redundancy_odds(givens, classes[:, Ink.PRINTED], classes[:, Ink.PEN])
     classes = reweighed(classes, odds, Ink.PRINTED, Ink.PEN)
-    split = split_reading(reading, classes, digits)
-    if givens_in(split.board) < MIN_GIVENS and is_puzzle(reading.board):
-        return reading  # what looked like handwriting is the puzzle's own print
-    if sure and print_taken_for_pen(reading.board, split.board):
-        return reading
-    if not sure:
-        if not unique(split.board):
-            return reading  # the handwriting does not explain the broken board: a misread may
-        split = replace(split, set_apart=set_apart(reading.board, split))
-    return without_notes(split, glyphs, inked)
+    return split_reading(reading, classes, digits)
+
+
+def other_fonts_split(reading: Reading, split: Reading, net: InkClassifier,
+                      inputs: tuple[np.ndarray, np.ndarray, np.ndarray],
+                      digits: np.ndarray) -> Reading:
+    """The split made again with the classifier's wider network (`PenCommittee.wider`:
+    trained on many newspapers' fonts beside handwriting), when the committee's `split`
+    left givens with several solutions: a face it never saw may look written by hand in
+    every 6. Kept only when its givens have exactly one solution, as a printed puzzle has;
+    every cell it moves between givens and entries is a correction, to be checked. Else
+    the split as it was. `inputs`: as `ink_inputs`; `digits`: as `ink_classes`."""
+    wider = net.wider()
+    if wider is None:
+        return split
+    images, features, inked = inputs
+    classes, _ = ink_classes(wider, images, features, inked)
+    again = weighed_split(reading, images, classes, digits, inked)
+    if not unique(again.board):
+        return split
+    column = {symbol: k for k, symbol in enumerate("0" + reading.size.symbols)}
+    moved = tuple(
+        Correction(cell, before, after, float(again.probabilities[cell, column[after]]),
+                   handwriting=after == "0")
+        for cell, (before, after) in enumerate(zip(split.board, again.board, strict=True))
+        if before != after
+    )
+    return replace(again, set_apart=split.set_apart + moved)
 
 
 def print_taken_for_pen(board: str, givens: str) -> bool:

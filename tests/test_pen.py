@@ -15,6 +15,7 @@ from pipeline._ink_features import (
     with_context,
 )
 from pipeline._pen_net import PenCommittee, PenNet, builtin, geometric_mean
+from pipeline._redundant import unique
 from pipeline.entries import (
     MIN_GIVENS,
     MIN_PEN,
@@ -169,6 +170,9 @@ class Fixed:
     def read(self, glyphs, features, second_opinion=None):
         n = len(glyphs)
         return np.tile(self.row, (n, 1)), np.full((n, 9), 1 / 9, np.float32)
+
+    def wider(self):
+        return None
 
 
 def test_no_pen_leaves_the_reading_as_it_was(monkeypatch):
@@ -346,6 +350,9 @@ class FixedNet:
         return (np.tile(self.ink, (n, 1)).astype(np.float32),
                 np.tile(self.digit, (n, 1)).astype(np.float32))
 
+    def wider(self):
+        return None
+
 
 def test_geometric_mean_is_the_renormalised_root_of_the_product():
     p = np.array([[0.9, 0.1], [0.5, 0.5]])
@@ -427,3 +434,68 @@ def test_the_shipped_classifier_is_both_networks_together():
     net = builtin()
     assert isinstance(net, PenCommittee) and len(net.members) == 2
     assert net is builtin()
+    wider = net.wider()  # the third, for other newspapers' fonts, loaded when first asked
+    assert isinstance(wider, PenNet) and wider.features == net.features
+    assert wider is net.wider() and wider not in net.members
+
+
+def test_a_committee_without_a_wider_network_has_none(tmp_path):
+    member = builtin().members[0]
+    assert PenCommittee([member]).wider() is None
+    assert PenCommittee([member], tmp_path / "absent.npz").wider() is None
+    assert member.wider() is None
+
+
+class WithWider(Rows):
+    """A committee reading each cell as its own row, whose wider network
+    (`PenCommittee.wider`) reads them as `wider_rows` (None: it has none)."""
+
+    def __init__(self, rows, wider_rows):
+        super().__init__(rows)
+        self._wider = None if wider_rows is None else Rows(wider_rows)
+
+    def wider(self):
+        return self._wider
+
+
+def other_face(digits: str, wrong: int | None = None) -> tuple[str, np.ndarray, np.ndarray]:
+    """PUZZLE filled in by hand (SOLUTION's digits; at cell `wrong` another), and two ink
+    rows: the committee's, taking the givens of `digits` for pen as surely as the entries
+    (a face it never saw), and the truth's (the wrong entry, if any, taken for print)."""
+    board = list(SOLUTION)
+    if wrong is not None:
+        board[wrong] = "1" if SOLUTION[wrong] != "1" else "2"
+    givens = [i for i, ch in enumerate(PUZZLE) if ch != "0"]
+    committee = np.array([PEN] * 81, np.float32)
+    committee[[i for i in givens if PUZZLE[i] not in digits]] = PRINTED
+    truth = np.array([PEN] * 81, np.float32)
+    truth[givens + ([wrong] if wrong is not None else [])] = PRINTED
+    return "".join(board), committee, truth
+
+
+def test_a_face_taken_for_handwriting_is_split_again_by_the_wider_network(monkeypatch):
+    # every 5 and 7 of the face "written by hand": the givens left have several solutions
+    # (the board as read, filled, is no puzzle, so it is not read as printed either)
+    board, committee, truth = other_face("57")
+    kept = "".join("0" if ch in "57" else ch for ch in PUZZLE)
+    assert not unique(kept) and not print_taken_for_pen(board, kept)
+    _, alone = split_by_classifier(monkeypatch, board, WithWider(committee, None))
+    assert alone.board == kept and not alone.set_apart  # no wider network: as it was
+    _, same = split_by_classifier(monkeypatch, board, WithWider(committee, committee))
+    assert same.board == kept and not same.set_apart  # one that sees no better: as it was
+    _, after = split_by_classifier(monkeypatch, board, WithWider(committee, truth))
+    assert after.board == PUZZLE
+    moved = sorted(fix.cell for fix in after.set_apart)
+    assert moved == [i for i, ch in enumerate(PUZZLE) if ch in "57"]
+    assert all(fix.read == "0" and fix.used == PUZZLE[fix.cell] and not fix.handwriting
+               for fix in after.set_apart)
+    assert all(after.entries[cell] == "0" for cell in moved)
+    assert solve_reading(after).status == "solved"
+
+
+def test_the_wider_split_is_dropped_when_it_takes_a_wrong_entry_for_print(monkeypatch):
+    cell = PUZZLE.index("0")
+    board, committee, truth = other_face("57", wrong=cell)
+    _, after = split_by_classifier(monkeypatch, board, WithWider(committee, truth))
+    assert after.board == "".join("0" if ch in "57" else ch for ch in PUZZLE)
+    assert not after.set_apart
