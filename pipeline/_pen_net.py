@@ -15,8 +15,8 @@ training, so that the probabilities mean what they say; 1 when the weights carry
 Two such networks ship, trained apart (`PenCommittee`): a cell the first is unsure of, in
 a photo holding handwriting, is read by both, and their probabilities combined. A third,
 trained on puzzles printed in many fonts and written in by hand as well, is asked only when
-the two leave givens with several solutions (`PenCommittee.wider`): print of a newspaper
-the two never saw may look written by hand to them in every 6.
+the two leave givens without exactly one solution (`PenCommittee.wider`): print of a
+newspaper the two never saw may look written by hand to them in every 6.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class PenCommittee:
     def wider(self) -> PenNet | None:
         """The network trained on puzzles in many fonts as well (loaded once, on first
         use: most photos never need it), or None. Asked alone, when the committee's split
-        leaves givens with several solutions (`entries.other_fonts_split`)."""
+        leaves givens without exactly one solution (`entries.other_fonts_split`)."""
         if self._wider_path is None or not self._wider_path.exists():
             return None
         net = _loaded(self._wider_path)

@@ -17,7 +17,9 @@ symmetrically by whether the opposite cell holds a given (`_symmetry`), and for 
 given by whether the puzzle needs it (`_redundant`: handwriting read as print never is
 needed). Then the givens are the printed cells only, each weighed P(printed) x P(digit) so
 that correction can still turn a given taken for an entry (or the reverse) around with the
-solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit).
+solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit). A split
+whose givens have no one solution is made again by the classifier's wider network, trained
+on many newspapers' fonts (`other_fonts_split`), and kept if its givens have exactly one.
 """
 
 from __future__ import annotations
@@ -164,8 +166,9 @@ def other_fonts_split(reading: Reading, split: Reading, net: InkClassifier,
                       digits: np.ndarray) -> Reading:
     """The split made again with the classifier's wider network (`PenCommittee.wider`:
     trained on many newspapers' fonts beside handwriting), when the committee's `split`
-    left givens with several solutions: a face it never saw may look written by hand in
-    every 6. Kept only when its givens have exactly one solution, as a printed puzzle has;
+    left givens without exactly one solution: a face it never saw may look written by hand
+    in every 6 (several solutions), or an entry like print (none). Kept only when its
+    givens have exactly one solution, as a printed puzzle has;
     every cell it moves between givens and entries is a correction, to be checked. Else
     the split as it was. `inputs`: as `ink_inputs`; `digits`: as `ink_classes`."""
     wider = net.wider()
