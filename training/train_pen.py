@@ -6,8 +6,9 @@ to pipeline/models/pen.npz.
 Two runs ship, asked together (`pipeline._pen_net.PenCommittee`): pen.npz (committed in
 f430309; candidate notes were then drawn with their cell's frame) and pen2.npz, trained at
 c785328 with `--out pipeline/models/pen2.npz` (notes without the frame), both with the
-default recipe and seed. A third, pen_fonts.npz, asked only when the two leave givens without
-exactly one solution, with `--composites 300 --out pipeline/models/pen_fonts.npz` (training/README.md).
+default recipe and seed. A third, pen_fonts.npz, asked only when the two leave givens
+without exactly one solution, with `--composites 300 --out pipeline/models/pen_fonts.npz`
+(training/README.md).
 
 Needs torch (training only). Data: the TRAINING part of ../shared/data/photos/mixed-train
 (never the held-out quarter, chosen by benchmarks/dataset.is_held_out), each photo as it is
