@@ -133,7 +133,7 @@ def read_entries(
         return reading  # what looked like handwriting is the puzzle's own print
     if sure and print_taken_for_pen(reading.board, split.board):
         return reading
-    if sure and not unique(split.board):
+    if not unique(split.board):
         split = other_fonts_split(reading, split, net, (images, features, inked), digits)
     if not sure:
         if not unique(split.board):

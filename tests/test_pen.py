@@ -499,3 +499,25 @@ def test_the_wider_split_is_dropped_when_it_takes_a_wrong_entry_for_print(monkey
     _, after = split_by_classifier(monkeypatch, board, WithWider(committee, truth))
     assert after.board == "".join("0" if ch in "57" else ch for ch in PUZZLE)
     assert not after.set_apart
+
+
+def test_a_broken_board_whose_split_fails_is_split_again_by_the_wider_network(monkeypatch):
+    # no cell surely pen (a photo out of focus): a wrong entry read as a given breaks the
+    # board; the committee, unsure, also takes every 5 and 7 of the face for pen, so that
+    # its split leaves givens with several solutions. The wider network's split mends it
+    board, cell, _ = one_entry((0.0, 0.3, 0.7))
+    board = board[:cell] + wrong_digit(cell) + board[cell + 1 :]
+    committee = np.array([(1.0, 0.0, 0.0)] * 81, np.float32)
+    givens = [i for i, ch in enumerate(PUZZLE) if ch != "0"]
+    committee[givens] = PRINTED
+    committee[[i for i in givens if PUZZLE[i] in "57"]] = (0.0, 0.002, 0.998)
+    committee[cell] = (0.0, 0.3, 0.7)
+    wider = committee.copy()
+    wider[givens] = PRINTED
+    assert not holds_handwriting(committee, board)
+    _, alone = split_by_classifier(monkeypatch, board, WithWider(committee, None))
+    assert alone.board == board  # as before: read as printed, for correction to mend
+    _, after = split_by_classifier(monkeypatch, board, WithWider(committee, wider))
+    assert after.board == PUZZLE and after.entries[cell] != "0"
+    (fix,) = after.set_apart  # the givens as read that it took for handwriting
+    assert (fix.cell, fix.read, fix.used, fix.handwriting) == (cell, wrong_digit(cell), "0", True)
