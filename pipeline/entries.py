@@ -118,7 +118,8 @@ def read_entries(
     (unchanged when there is no classifier, no 9x9 board, no cell is surely pen, or the
     split would leave too few givens of a board that is a puzzle as read, MIN_GIVENS, or
     givens with several solutions where the board as read has one), and with the square
-    in colour it has warped for the ink's colour."""
+    in colour it has warped for the ink's colour. A split whose givens have no one
+    solution is made again by the classifier's wider network (`other_fonts_split`)."""
     if net is None or reading.size.n != 9:
         return reading
     colour = colour_square(pixels, reading.geometry)
