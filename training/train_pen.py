@@ -348,8 +348,7 @@ def train(data: dict, train_rows: np.ndarray, recipe: Recipe, seed: int = 0, thr
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, recipe.epochs)
     classes = torch.tensor(data["classes"], dtype=torch.long)
     digits = torch.tensor(data["digits"], dtype=torch.long)
-    pen = (data["classes"] == int(Ink.PEN)).astype(np.float32)
-    pen = np.where(composite_rows(data["photo"]), 0.0, pen).astype(np.float32)
+    pen = ((data["classes"] == int(Ink.PEN)) & ~composite_rows(data["photo"])).astype(np.float32)
     pen_weight = torch.tensor(np.where(digit_only, recipe.mnist_weight * pen, pen))
     ink_weight = torch.tensor(~digit_only, dtype=torch.float32)
     glyphs = augmented if recipe.augment else shifted
