@@ -19,7 +19,9 @@ needed). Then the givens are the printed cells only, each weighed P(printed) x P
 that correction can still turn a given taken for an entry (or the reverse) around with the
 solver, and the entries are the pen cells, weighed P(pen) x P(handwritten digit). A split
 whose givens have no one solution is made again by the classifier's wider network, trained
-on many newspapers' fonts (`other_fonts_split`), and kept if its givens have exactly one.
+on many newspapers' fonts (`other_fonts_split`), and kept if its givens have exactly one;
+one whose givens still have several is given back the print it doubted, surest first,
+until they have one (`pinned_split`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
 from ._notes import note_cells
 from ._pen_net import InkClassifier
+from ._pinned import pinned_givens
 from ._redundant import SEARCH_NODES, redundancy_odds, unique
 from ._symmetry import symmetry_odds
 from .products import Correction, Glyphs, Ink, Reading
@@ -119,7 +122,9 @@ def read_entries(
     split would leave too few givens of a board that is a puzzle as read, MIN_GIVENS, or
     givens with several solutions where the board as read has one), and with the square
     in colour it has warped for the ink's colour. A split whose givens have no one
-    solution is made again by the classifier's wider network (`other_fonts_split`)."""
+    solution is made again by the classifier's wider network (`other_fonts_split`), and
+    one whose givens still have several is given back the print it doubted
+    (`pinned_split`)."""
     if net is None or reading.size.n != 9:
         return reading
     colour = colour_square(pixels, reading.geometry)
@@ -136,6 +141,8 @@ def read_entries(
         return reading
     if not unique(split.board):
         split = other_fonts_split(reading, split, net, (images, features, inked), digits)
+    if not unique(split.board):
+        split = pinned_split(reading, split, digits)
     if not sure:
         if not unique(split.board):
             return reading  # the handwriting does not explain the broken board: a misread may
@@ -188,6 +195,32 @@ def other_fonts_split(reading: Reading, split: Reading, net: InkClassifier,
         if before != after
     )
     return replace(again, set_apart=split.set_apart + moved)
+
+
+def pinned_split(reading: Reading, split: Reading, digits: np.ndarray) -> Reading:
+    """The split with the print it took for handwriting given back, when its givens have
+    several solutions: cells of `reading` (as first read) the split doubts, surest print
+    first, until the givens have one (`_pinned`); each is a correction, to be checked.
+    Else the split as it was. `digits`: as `ink_classes`."""
+    printed = split.ink_classes[:, Ink.PRINTED]
+    column = {symbol: k for k, symbol in enumerate("0" + reading.size.symbols)}
+    values = reading.probabilities[:, 1:]
+    shares = values / np.maximum(values.sum(axis=1, keepdims=True), 1e-12)
+    weights = np.array([printed[c] * shares[c, column[ch] - 1] if ch != "0" else 0.0
+                        for c, ch in enumerate(reading.board)])
+    pinned = pinned_givens(split.board, reading.board, printed, weights)
+    if pinned is None:
+        return split
+    classes = split.ink_classes.copy()
+    moved = [c for c, (a, b) in enumerate(zip(split.board, pinned, strict=True)) if a != b]
+    for cell in moved:  # given back: print made the likelier of the two inks
+        classes[cell, [Ink.PRINTED, Ink.PEN]] = classes[cell, [Ink.PEN, Ink.PRINTED]]
+    again = split_reading(reading, classes, digits)
+    if again.board != pinned:
+        return split
+    return replace(again, set_apart=split.set_apart + tuple(
+        Correction(cell, "0", pinned[cell], float(split.probabilities[cell, column[pinned[cell]]]))
+        for cell in moved))
 
 
 def print_taken_for_pen(board: str, givens: str) -> bool:

@@ -15,6 +15,7 @@ from pipeline._ink_features import (
     with_context,
 )
 from pipeline._pen_net import PenCommittee, PenNet, builtin, geometric_mean
+from pipeline._pinned import LEAST_PRINT, pinned_givens
 from pipeline._redundant import unique
 from pipeline.entries import (
     MIN_GIVENS,
@@ -521,3 +522,43 @@ def test_a_broken_board_whose_split_fails_is_split_again_by_the_wider_network(mo
     assert after.board == PUZZLE and after.entries[cell] != "0"
     (fix,) = after.set_apart  # the givens as read that it took for handwriting
     assert (fix.cell, fix.read, fix.used, fix.handwriting) == (cell, wrong_digit(cell), "0", True)
+
+
+def test_print_taken_for_handwriting_but_doubted_is_given_back(monkeypatch):
+    # every 5 and 7 of the face taken for pen, though not surely (P(printed) 0.3), no
+    # wider network, and nothing else to weigh (font, symmetry and redundancy neutral):
+    # the givens left have several solutions. Given back surest print first, where the
+    # givens keep a solution, until they have one
+    import pipeline.entries as entries
+
+    for name in ("font_odds", "symmetry_odds", "redundancy_odds"):
+        monkeypatch.setattr(entries, name, lambda *args: np.ones(81))
+    board, committee, _ = other_face("57")
+    doubted = [i for i, ch in enumerate(PUZZLE) if ch in "57"]
+    committee[doubted] = (0.0, 0.3, 0.7)
+    _, after = split_by_classifier(monkeypatch, board, WithWider(committee, None))
+    assert unique(after.board)
+    assert all(ch in ("0", PUZZLE[i]) for i, ch in enumerate(after.board))  # no entry
+    assert after.set_apart and all(
+        fix.cell in doubted and fix.read == "0" and fix.used == PUZZLE[fix.cell]
+        and not fix.handwriting and after.entries[fix.cell] == "0" for fix in after.set_apart)
+    solved = solve_reading(after)
+    assert solved.solution == SOLUTION and solved.corrections  # to be checked: flagged
+    assert is_low_confidence(bool(solved.corrections), False, solved.confidence)
+    committee[doubted] = (0.0, LEAST_PRINT / 2, 1 - LEAST_PRINT / 2)  # surely handwriting
+    _, after = split_by_classifier(monkeypatch, board, WithWider(committee, None))
+    assert not unique(after.board) and not after.set_apart  # left as it was
+
+
+def test_pinned_givens_skip_a_cell_that_breaks_them_and_never_take_sure_handwriting():
+    lost = [i for i, ch in enumerate(PUZZLE) if ch in "57"]
+    kept = "".join("0" if i in lost else ch for i, ch in enumerate(PUZZLE))
+    cell = PUZZLE.index("0")  # r1c3, beside the 3 of r1c2
+    read = PUZZLE[:cell] + "3" + PUZZLE[cell + 1 :]  # a wrong entry read as a given
+    printed = np.zeros(81)
+    printed[lost], printed[cell] = 0.3, 0.4
+    pinned = pinned_givens(kept, read, printed, weights=printed.copy())
+    assert pinned is not None and unique(pinned) and pinned[cell] == "0"
+    assert all(ch in ("0", PUZZLE[i]) for i, ch in enumerate(pinned))
+    assert pinned_givens(kept, read, np.full(81, LEAST_PRINT / 2), printed) is None
+    assert not unique(kept)
