@@ -27,15 +27,23 @@ def pinned_givens(givens: str, read: str, printed: np.ndarray,
     inked cell as the printed reader read it) that are no given there added, those of
     P(printed) `printed` at least LEAST_PRINT, in order of `weights` (higher first: how
     surely each is a given as read), each kept where the board still has a solution,
-    until it has exactly one; None when it never has within MOST_TRIALS."""
+    until it has exactly one; None when it never has within MOST_TRIALS, or when `givens`
+    have no solution (givens added never give them one)."""
+    if _status(givens) != "multiple":
+        return None
     board = list(givens)
     doubted = [c for c, ch in enumerate(read)
                if ch != "0" and givens[c] == "0" and printed[c] >= LEAST_PRINT]
     for cell in sorted(doubted, key=lambda c: -weights[c])[:MOST_TRIALS]:
         board[cell] = read[cell]
-        status = outcome_of("".join(board), limit=2, max_nodes=SEARCH_NODES).status
+        status = _status("".join(board))
         if status == "solved":
             return "".join(board)
         if status != "multiple":  # the cell breaks the givens: it is not theirs
             board[cell] = "0"
     return None
+
+
+def _status(board: str) -> str:
+    """The solver's word on `board`: 'solved' (one solution), 'multiple', or another."""
+    return outcome_of(board, limit=2, max_nodes=SEARCH_NODES).status

@@ -562,3 +562,4 @@ def test_pinned_givens_skip_a_cell_that_breaks_them_and_never_take_sure_handwrit
     assert all(ch in ("0", PUZZLE[i]) for i, ch in enumerate(pinned))
     assert pinned_givens(kept, read, np.full(81, LEAST_PRINT / 2), printed) is None
     assert not unique(kept)
+    assert pinned_givens(read, read, printed, printed) is None  # no solution: none to pin
