@@ -89,6 +89,10 @@ DEGRADED = (5, 6)  # the variants taken worse (out of focus, coloured light): a 
 # leave them out of training, to measure what they add on the same held-back cells
 BLUR_SIGMAS = (0.8, 2.0)  # px: a blurred variant's Gaussian, drawn from this range (phone
 # photos of a page, from sharp to clearly out of focus)
+WORSE_NOISE = (2.0, 8.0)  # grey levels: a composite taken worse gets sensor noise drawn here
+WORSE_QUALITY = (20, 90)  # ... and is saved as a JPEG of a quality drawn here (a messaging
+# app squeezes photos to 20-40); with a blur of BLUR_SIGMAS. The training's own draws, not
+# benchmarks.fonts's WORSE
 CAST = ((0.55, 1.05), (0.8, 1.05), (0.9, 1.2))  # B, G, R gains of a coloured-light variant:
 # lamp light (blue low, red high) to cool daylight; the channels drawn apart
 
@@ -233,13 +237,16 @@ def stacked_cells(parts: list[tuple], ids: list[np.ndarray], cache: Path) -> dic
     return data
 
 
-def composite_cells(count: int) -> dict[str, np.ndarray]:
+def composite_cells(count: int, worse: float = 0.0) -> dict[str, np.ndarray]:
     """Labelled inked cells of `count` puzzles printed in the fonts of training/render.py,
     each written in by one hand of the training part of mixed-train (benchmarks.fonts:
     its real strokes, two entries wrong): printed givens, pen entries (the digit written)
-    and empty cells, as the runtime's stages cut them."""
-    if COMPOSITE_CACHE.exists():
-        with np.load(COMPOSITE_CACHE) as data:
+    and empty cells, as the runtime's stages cut them. A share `worse` of the photos is
+    taken worse (`taken_worse`); the puzzles, fonts and hands are the same whatever it is."""
+    cache = COMPOSITE_CACHE if worse <= 0 else COMPOSITE_CACHE.with_name(
+        f"pen_composites_worse{worse:g}.npz")
+    if cache.exists():
+        with np.load(cache) as data:
             cached = {k: data[k] for k in data.files}
         if len(np.unique(cached["photo"])) >= 0.9 * count:
             return cached
@@ -251,11 +258,14 @@ def composite_cells(count: int) -> dict[str, np.ndarray]:
     hands = pen_strokes(held_out=False)
     sets = puzzles()
     rng = np.random.default_rng(141)
+    worse_rng = np.random.default_rng(142)  # apart, so that the puzzles drawn stay the same
     parts, ids = [], []
     for k in range(count):
         board, solution = sets[int(rng.integers(len(sets)))]
         pen, entries, _ = written_in(board, solution, hands, rng)
         pixels = printed_photo(board, fonts[int(rng.integers(len(fonts)))], rng, pen)
+        if worse_rng.random() < worse:
+            pixels = taken_worse(pixels, worse_rng)
         found = read_pixels(pixels)
         if found is None:
             continue
@@ -272,7 +282,20 @@ def composite_cells(count: int) -> dict[str, np.ndarray]:
         parts.append((images[inked], features[inked], classes[inked],
                       np.maximum(digits, 1)[inked] - 1))
         ids.append(np.full(int(inked.sum()), COMPOSITE_ID + k))
-    return stacked_cells(parts, ids, COMPOSITE_CACHE)
+    return stacked_cells(parts, ids, cache)
+
+
+def taken_worse(pixels: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A photo out of focus (a blur of BLUR_SIGMAS), grainy (WORSE_NOISE) and squeezed
+    (a JPEG of WORSE_QUALITY), each drawn."""
+    import cv2
+
+    blurred_photo = blurred(pixels, float(rng.uniform(*BLUR_SIGMAS))).astype(np.float32)
+    noisy = blurred_photo + rng.normal(0, rng.uniform(*WORSE_NOISE), pixels.shape)
+    quality = int(rng.integers(WORSE_QUALITY[0], WORSE_QUALITY[1] + 1))
+    _, data = cv2.imencode(".jpg", np.clip(noisy, 0, 255).astype(np.uint8),
+                           [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
 def composite_rows(photo: np.ndarray) -> np.ndarray:
@@ -556,6 +579,8 @@ def main() -> int:
     parser.add_argument("--elastic", type=float, default=Recipe.elastic)
     parser.add_argument("--composites", type=int, default=COMPOSITES,
                         help="puzzles in other fonts written in by the training hands")
+    parser.add_argument("--composites-worse", type=float, default=0.0,
+                        help="share of the composite puzzles taken worse (blur, grain, JPEG)")
     parser.add_argument("--no-degraded", action="store_true",
                         help="leave the variants taken worse (blur, coloured light) out")
     args = parser.parse_args()
@@ -566,7 +591,7 @@ def main() -> int:
     synthetic = synthetic_cells()
     data = {k: np.concatenate([data[k], synthetic[k]]) for k in data}
     if args.composites > 0:
-        composite = composite_cells(args.composites)
+        composite = composite_cells(args.composites, args.composites_worse)
         data = {k: np.concatenate([data[k], composite[k]]) for k in data}
     if recipe.mnist_weight > 0:
         data = with_mnist(data)
