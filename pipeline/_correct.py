@@ -34,6 +34,11 @@ WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
 MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
 DISPUTE_SOLUTIONS = 50  # solutions of a board with several compared to find its disputed cells
 PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
+RIVALS = 500  # solutions of a board with several that its entries choose among, at most (a
+# board with more lost too many givens for the entries to say which)
+RIVAL_NODES = 50_000  # solver budget for finding them
+CHOSEN_SHARE = 0.99  # the entries must make one solution this much of the votes: about
+# two entries' worth (4.6 nats) more likely than all the others together
 
 Fix = tuple[float, int, str]  # (cost in nats, cell, new symbol)
 
@@ -129,6 +134,47 @@ def correct(
         for _, cell, value in sorted(changes, key=lambda c: c[1])
     )
     return candidate, fixes, outcome
+
+
+def chosen_by_entries(
+    board: str, probabilities: np.ndarray, symbols: str, evidence: Callable[[str], float],
+    written: list[int], max_nodes: int = RIVAL_NODES,
+):
+    """For a board with several solutions (a given taken for handwriting, too surely for
+    `correct` to try it back), the solution the entries written by hand choose, made unique
+    by cells holding an entry: as `correct`, the board, the corrections and the solver's
+    outcome; None when the board has more than RIVALS solutions, the entries (`evidence`,
+    in nats) do not make one CHOSEN_SHARE of the votes, or no cells agree enough to pin it.
+
+    The cells made givens are those of `written` (read as holding an entry) whose printed
+    reading (however improbable as a given) is the chosen solution's, likeliest first,
+    until the board has one solution: a printed given lost to the handwriting is such a
+    cell, and no wrong entry is."""
+    try:
+        found, _ = solutions(board, RIVALS + 1, max_nodes)
+    except SearchLimit:
+        return None
+    if not 2 <= len(found) <= RIVALS:
+        return None
+    votes = np.array([evidence(solution) for solution in found])
+    shares = np.exp(votes - votes.max())
+    if shares.max() < CHOSEN_SHARE * shares.sum():
+        return None
+    chosen = found[int(shares.argmax())]
+    read = probabilities[:, 1:].argmax(axis=1)
+    given = probabilities[np.arange(len(board)), read + 1]
+    agreeing = [c for c in written
+                if board[c] == "0" and given[c] > 0 and symbols[read[c]] == chosen[c]]
+    order = sorted(agreeing, key=lambda c: -given[c])
+    cells = list(board)
+    for count, cell in enumerate(order, start=1):
+        cells[cell] = chosen[cell]
+        outcome = analyse("".join(cells), limit=2, max_nodes=MAX_NODES)
+        if outcome.status == "solved":
+            fixes = tuple(Correction(c, "0", chosen[c], float(given[c]))
+                          for c in sorted(order[:count]))
+            return "".join(cells), fixes, outcome
+    return None
 
 
 def _apply(board: str, changes: tuple[Fix, ...]) -> str:

@@ -19,7 +19,7 @@ from solver.size import NINE
 
 from ._boards import outcome_of as analyse
 from ._confidence import board_confidence, calibration_for
-from ._correct import correct, disputed_blanks
+from ._correct import chosen_by_entries, correct, disputed_blanks
 from ._second_look import second_look
 from .entries import MOST_GIVENS, givens_in
 from .errors import InvalidBoard
@@ -92,7 +92,9 @@ class BoardUsed:
 
 def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
     """The board as read, or (when it is not uniquely solvable, `correcting` and the
-    recognizer calibrated) as corrected after a closer look at its disputed blanks."""
+    recognizer calibrated) as corrected after a closer look at its disputed blanks; a
+    board with several solutions that no correction fixes, as its handwritten entries
+    choose among them (`chosen_by_entries`)."""
     symbols = reading.size.symbols
     correcting = correcting and reading.calibrated
     board = reading.board
@@ -108,7 +110,11 @@ def board_used(reading: Reading, correcting: bool = True) -> BoardUsed:
         looked = True
     corrections: tuple[Correction, ...] = ()
     if outcome.status != "solved" and correcting:
-        fixed = correct(board, probs, symbols, evidence=entries_evidence(reading))
+        evidence = entries_evidence(reading)
+        fixed = correct(board, probs, symbols, evidence=evidence)
+        if fixed is None and outcome.status == "multiple" and evidence is not None:
+            written = [c for c, entry in enumerate(reading.entries) if entry != "0"]
+            fixed = chosen_by_entries(board, probs, symbols, evidence, written)
         if fixed is not None:
             board, corrections, outcome = fixed
     return BoardUsed(board, probs, corrections, outcome, looked)

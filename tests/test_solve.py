@@ -539,3 +539,34 @@ def test_pale_coloured_print_is_found_in_the_darkest_channel():
 
     bare = replace(plain, colour=_colour_square(board, None))
     np.testing.assert_array_equal(second_look(bare, [cell]), probs)
+
+
+def test_the_entries_choose_among_the_solutions_of_givens_lost_to_handwriting():
+    """Every 7 of the puzzle taken for handwriting, too surely for correction to try it
+    back (P(given) 1e-4): the givens left have six solutions. The entries written by hand
+    (the 7s among them, read as pen digits, and one wrong) choose one; cells holding an
+    entry whose printed reading agrees with it are made givens until it is unique, each a
+    correction to be checked, never the wrong entry. Without entries, or with entries
+    that do not say which, the board stays as read."""
+    lost = [i for i, ch in enumerate(PUZZLE) if ch == "7"]
+    board = "".join("0" if i in lost else ch for i, ch in enumerate(PUZZLE))
+    entries = [SOLUTION[c] if c in lost or (PUZZLE[c] == "0" and c % 2) else "0"
+               for c in range(81)]
+    wrong = next(c for c in range(81) if entries[c] != "0" and c not in lost)
+    entries[wrong] = str(int(SOLUTION[wrong]) % 9 + 1)
+    reading = _with_entries("".join(entries), sure=0.95)
+    probs = reading.probabilities.copy()
+    probs[lost] = 0.0
+    probs[lost, 0], probs[lost, 7] = 1 - 1e-4, 1e-4
+    probs[wrong, int(entries[wrong])] = 0.01  # read as a given likelier than any other
+    reading = replace(reading, board=board, probabilities=probs)
+    solved = solve_reading(reading)
+    assert solved.status == "solved" and solved.solution == SOLUTION
+    assert solved.corrections and all(
+        fix.read == "0" and fix.used == SOLUTION[fix.cell] and entries[fix.cell] != "0"
+        for fix in solved.corrections)
+    assert solved.board[wrong] == "0" and solved.entries[wrong] != SOLUTION[wrong]
+    assert solve_reading(replace(reading, entries="", entry_probabilities=None)).status == (
+        "multiple")
+    unsure = np.full((81, 10), 0.1)  # every entry as likely any digit: they say nothing
+    assert solve_reading(replace(reading, entry_probabilities=unsure)).status == "multiple"
