@@ -5,7 +5,8 @@ several, was misread somewhere. Each cell's probabilities say which readings are
 the cheapest changes are tried first (one cell, then two), ordered by how much less
 probable they make the board, and the first board the solver proves unique is kept. The
 search is bounded in boards tried and in time; a board that already has one solution is
-never touched.
+never touched. A board with several solutions that no such change fixes may still be
+settled by the entries written by hand (`chosen_by_entries`): most of them are right.
 """
 
 from __future__ import annotations
