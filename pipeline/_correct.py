@@ -38,8 +38,9 @@ PROBABLE = 1e-12  # probabilities are clipped to this before taking logarithms
 RIVALS = 500  # solutions of a board with several that its entries choose among, at most (a
 # board with more lost too many givens for the entries to say which)
 RIVAL_NODES = 50_000  # solver budget for finding them
-CHOSEN_SHARE = 0.99  # the entries must make one solution this much of the votes: about
-# two entries' worth (4.6 nats) more likely than all the others together
+CHOSEN_SHARE = 0.99  # the entries must make one solution this much of the votes (4.6 nats
+# over all the others together): more than one entry read surely gives (4.3), so no single
+# entry, a wrong one included, chooses alone
 
 Fix = tuple[float, int, str]  # (cost in nats, cell, new symbol)
 
