@@ -139,10 +139,10 @@ def read_entries(
         return reading  # what looked like handwriting is the puzzle's own print
     if sure and print_taken_for_pen(reading.board, split.board):
         return reading
-    if not unique(split.board):
+    if not unique(split.board):  # a split left unique is asked nothing more
         split = other_fonts_split(reading, split, net, (images, features, inked), digits)
-    if not unique(split.board):
-        split = pinned_split(reading, split, digits)
+        if not unique(split.board):
+            split = pinned_split(reading, split, digits)
     if not sure:
         if not unique(split.board):
             return reading  # the handwriting does not explain the broken board: a misread may
@@ -187,14 +187,21 @@ def other_fonts_split(reading: Reading, split: Reading, net: InkClassifier,
     again = weighed_split(reading, images, classes, digits, inked)
     if not unique(again.board):
         return split
-    column = {symbol: k for k, symbol in enumerate("0" + reading.size.symbols)}
-    moved = tuple(
-        Correction(cell, before, after, float(again.probabilities[cell, column[after]]),
-                   handwriting=after == "0")
-        for cell, (before, after) in enumerate(zip(split.board, again.board, strict=True))
-        if before != after
-    )
+    moved = moved_cells(split.board, again.board, again.probabilities, reading.size.symbols)
     return replace(again, set_apart=split.set_apart + moved)
+
+
+def moved_cells(before: str, after: str, probabilities: np.ndarray,
+                symbols: str) -> tuple[Correction, ...]:
+    """Each cell whose given differs between the boards `before` and `after` (a split made
+    again), as a correction weighed by `probabilities` (cells, n + 1) of the given used;
+    to no given, the cell is taken for handwriting."""
+    column = {symbol: k for k, symbol in enumerate("0" + symbols)}
+    return tuple(
+        Correction(cell, was, now, float(probabilities[cell, column[now]]),
+                   handwriting=now == "0")
+        for cell, (was, now) in enumerate(zip(before, after, strict=True)) if was != now
+    )
 
 
 def pinned_split(reading: Reading, split: Reading, digits: np.ndarray) -> Reading:
@@ -218,9 +225,8 @@ def pinned_split(reading: Reading, split: Reading, digits: np.ndarray) -> Readin
     again = split_reading(reading, classes, digits)
     if again.board != pinned:
         return split
-    return replace(again, set_apart=split.set_apart + tuple(
-        Correction(cell, "0", pinned[cell], float(split.probabilities[cell, column[pinned[cell]]]))
-        for cell in moved))
+    return replace(again, set_apart=split.set_apart + moved_cells(
+        split.board, pinned, split.probabilities, reading.size.symbols))
 
 
 def print_taken_for_pen(board: str, givens: str) -> bool:
