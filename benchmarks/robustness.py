@@ -1,6 +1,6 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
 shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour, held by
-a thumb, shaken, under glare, squeezed by JPEG.
+a thumb, shaken, under glare, squeezed by JPEG, beside the last puzzle's solution.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -187,6 +187,47 @@ def on_a_page(share: float) -> Callable[[np.ndarray, np.random.Generator], np.nd
     return paste
 
 
+SOLUTION_SIDE = 0.9  # of the photo's height: the solution's grid beside it (the photo's own
+# grid, with the paper around it, is smaller)
+LAST_SOLUTION = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+
+
+def solution_grid(side: int, rng: np.random.Generator) -> np.ndarray:
+    """A printed solution, side x side px, black on white: the last puzzle's, its digits
+    relabelled at random (a solution still)."""
+    relabel = dict(zip("123456789", rng.permutation(list("123456789")), strict=True))
+    grid = np.full((side, side), 250, np.uint8)
+    cell = side / 9
+    for i in range(10):
+        at = min(round(i * cell), side - 1)
+        width = max(2, side // 120) if i % 3 == 0 else 1
+        cv2.line(grid, (at, 0), (at, side - 1), 20, width)
+        cv2.line(grid, (0, at), (side - 1, at), 20, width)
+    scale = cell / 40
+    for k, digit in enumerate(LAST_SOLUTION):
+        r, c = divmod(k, 9)
+        text = relabel[digit]
+        (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+        org = (int(c * cell + (cell - w) / 2), int(r * cell + (cell + h) / 2))
+        cv2.putText(grid, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, 20, 2, cv2.LINE_AA)
+    return grid
+
+
+def beside_a_solution(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The photo on a page beside the last puzzle's solution, printed larger than the photo's
+    own grid (SOLUTION_SIDE of the photo's height): a newspaper prints it near the new puzzle, and
+    the larger of two sure grids wins the grid search."""
+    height, width = image.shape[:2]
+    gap = width // 10
+    page = np.full((height, width + height + 2 * gap) + image.shape[2:], 235, np.uint8)
+    page[:, :width] = image
+    side = round(SOLUTION_SIDE * height)
+    top, left = (height - side) // 2, width + gap
+    grid = solution_grid(side, rng)
+    page[top : top + side, left : left + side] = grid if image.ndim == 2 else grid[:, :, None]
+    return cv2.GaussianBlur(page, (0, 0), 0.8)
+
+
 DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
     "as taken": lambda im, rng: im,
     "washed out (contrast x0.5)": lambda im, rng: _byte(255 - (255 - _float(im)) * 0.5),
@@ -210,6 +251,7 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     f"shaken (motion blur, {SHAKE} px)": shaken,
     f"glare ({GLARE:.0%} washed out at its centre)": glared,
     f"saved again as JPEG quality {JPEG_QUALITY}": recompressed,
+    "beside the last puzzle's solution, printed larger": beside_a_solution,
 }
 
 

@@ -30,6 +30,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from solver.size import NINE, Size
+
 from ._boards import outcome_of
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
@@ -282,6 +284,13 @@ def without_notes(reading: Reading, glyphs: Glyphs | None, inked: np.ndarray) ->
 def givens_in(board: str) -> int:
     """How many cells of the canonical board hold a symbol."""
     return sum(symbol != "0" for symbol in board)
+
+
+def filled_with_print(board: str, size: Size) -> bool:
+    """Whether a canonical board holds more printed digits than a puzzle of its size prints
+    (MOST_GIVENS of a 9x9's 81, in proportion): a printed solution, such as the last
+    puzzle's that a newspaper prints beside the new one, or print misread."""
+    return givens_in(board) * NINE.cells > MOST_GIVENS * size.cells
 
 
 def is_puzzle(board: str) -> bool:

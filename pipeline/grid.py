@@ -73,6 +73,8 @@ FINE = 9  # grids of more cells a side than this are also searched for on a fine
 FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 16x16 grid's
 # thin lines, 20 px apart on the working copy, fade from its mask under blur or washed-out
 # light, and no window of the page search holds a grid that fills much of the photo
+ASIDE_GROWTH = 0.12  # a grid set aside is painted out this much larger than its quad (a cell
+# of 9 a side, and more than a thick border): none of its lines is left to frame a grid
 PAGES = (2, 4)  # where no grid is found, the photo is searched again at each of these
 # times the working copy's side in turn (as far as its pixels go), in windows of 1/page of
 # it: grids down to 1/page the smallest size
@@ -96,19 +98,52 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
     working = _working(photo.pixels)
     if working is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
+    found = _of_sizes(working, sizes)
+    if found is None:  # of no size in the whole photo as it is
+        found = _grid_otherwise(working, tuple(size.n for size in sizes))
+    if found is None:
+        raise NoGrid(f"no {labels} Sudoku grid found in the photo")
+    return _outline(working[0], found, sizes)
+
+
+def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...]
+                 ) -> Outline | None:
+    """Another grid of the photo whose grey `outline` holds than the grids `aside` (their
+    corners): the search of `find_outline` with their quads, grown by ASIDE_GROWTH, painted
+    paper on the working copy; the searches for a photo with no grid at all (creases,
+    pages) left out, since it has one. None when there is no other."""
+    small, scale = downscale(outline.grey, WORK_SIDE)
+    paper = int(np.median(small[::4, ::4]))
+    small = small.copy()
+    for corners in aside:
+        quad = (np.asarray(corners, np.float64) + 0.5) / scale - 0.5
+        centre = quad.mean(axis=0)
+        grown = centre + (quad - centre) * (1 + ASIDE_GROWTH)
+        cv2.fillConvexPoly(small, np.round(grown).astype(np.int32), paper)
+    found = _of_sizes((outline.grey, small, scale), sizes)
+    return None if found is None else _outline(outline.grey, found, sizes)
+
+
+def _of_sizes(
+    working: tuple[np.ndarray, np.ndarray, float], sizes: tuple[Size, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """The best grid of the working copy as it is, the sizes looked for in turn (a sure
+    grid of an earlier size ends the search); None when there is none."""
     found = None
-    for size in sizes:  # in turn: a sure grid of an earlier size ends the search
+    for size in sizes:
         rival = _grid_in(*working, (size.n,))
         if rival is not None and (found is None or rival[1] > found[1]):
             found = rival
         if found is not None and found[1] >= CONFIDENT:
             break
-    if found is None:  # of no size in the whole photo as it is
-        found = _grid_otherwise(working, tuple(size.n for size in sizes))
-    if found is None:
-        raise NoGrid(f"no {labels} Sudoku grid found in the photo")
+    return found
+
+
+def _outline(grey: np.ndarray, found: tuple[np.ndarray, float, int], sizes: tuple[Size, ...]
+             ) -> Outline:
+    """The stage's product for a grid found: its corners, score and size."""
     corners, score, n = found
-    return Outline(working[0], corners, next(s for s in sizes if s.n == n), score)
+    return Outline(grey, corners, next(s for s in sizes if s.n == n), score)
 
 
 def find_grid(

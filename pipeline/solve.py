@@ -15,13 +15,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solver import Outcome, parse
-from solver.size import NINE
 
 from ._boards import outcome_of as analyse
 from ._confidence import board_confidence, calibration_for
 from ._correct import chosen_by_entries, correct, disputed_blanks
 from ._second_look import second_look
-from .entries import MOST_GIVENS, givens_in
+from .entries import filled_with_print
 from .errors import InvalidBoard
 from .products import Correction, Ink, Reading, Solved
 
@@ -153,7 +152,7 @@ def reading_confidence(reading: Reading, used: BoardUsed, unseen: int = 0) -> fl
         used.outcome.solution if used.outcome.status == "solved" else None,
         calibration_for(reading.calibrated), unseen,
     )
-    if reading.size == NINE and givens_in(used.board) > MOST_GIVENS:
+    if filled_with_print(used.board, reading.size):
         confidence *= FILLED_ODDS
     return confidence
 

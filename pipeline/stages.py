@@ -29,10 +29,10 @@ from ._pen_net import InkClassifier
 from ._pen_net import builtin as pen_net
 from .advice import advise
 from .cells import find_cells
-from .entries import read_entries
+from .entries import filled_with_print, read_entries
 from .errors import MissingDependency, NoGrid, PhotoTimeout, SnapsolveError, UnreadableImage
 from .glyphs import find_glyphs
-from .grid import find_outline
+from .grid import find_another, find_outline
 from .load import decode_photo, load_photo
 from .products import Glyphs, Header, Outline, Photo, Reading
 from .recognize import read_glyphs
@@ -44,6 +44,8 @@ from .square import cut_square
 from .verdict import drawing, photo_record
 
 LONGEST_TIMER = 1e8  # s (3 years): a longer --timeout is no limit (the timer cannot hold inf)
+FILLED_ASIDE = 2  # grids filled with print set aside at most in a search for the puzzle (the
+# last puzzle's solution, and a page's other one)
 SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
 PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
@@ -69,11 +71,34 @@ def read_photo(
     found. `corners`, when known (the benchmarks' outlines), stand in for the grid stage
     (the grid is then of the first of `sizes`); `pen` is the ink classifier (True: the
     shipped one; False: printed only). Handwriting is read on 9x9 grids (the pen model
-    knows the digits 1-9)."""
-    if corners is None:
-        outline = find_outline(photo, sizes)
-    else:
-        outline = outline_at(photo, corners, sizes[0])
+    knows the digits 1-9).
+
+    A grid filled with print is no puzzle (`filled_with_print`): a newspaper prints the
+    last puzzle's solution beside the new one, and when the solution's grid wins the grid
+    search (larger, or the puzzle's lines broken), up to FILLED_ASIDE such grids are set
+    aside and the photo searched again (`find_another`); the first grid that could be a
+    puzzle is read, else the first found."""
+    if corners is not None:
+        return read_outline(photo, outline_at(photo, corners, sizes[0]), engine, pen)
+    outline = find_outline(photo, sizes)
+    first = read_outline(photo, outline, engine, pen)
+    aside: tuple[np.ndarray, ...] = ()
+    reading = first
+    while filled_with_print(reading.board, reading.size) and len(aside) < FILLED_ASIDE:
+        aside += (outline.corners,)
+        other = find_another(outline, sizes, aside)
+        if other is None:
+            break
+        outline, reading = other, read_outline(photo, other, engine, pen)
+    return first if filled_with_print(reading.board, reading.size) else reading
+
+
+def read_outline(
+    photo: Photo, outline: Outline, engine: Recognizer | Callable[[Size], Recognizer],
+    pen: InkClassifier | None | bool = True,
+) -> Reading:
+    """The reading stages after the grid's: square, cells, glyphs, recognize, entries (see
+    `read_photo`)."""
     glyphs = cut_glyphs(outline)
     if callable(engine) and not hasattr(engine, "read"):
         engine = engine(outline.size)

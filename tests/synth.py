@@ -193,3 +193,21 @@ def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE,
                                  borderMode=cv2.BORDER_TRANSPARENT)
     noisy = warped.astype(np.float64) * 0.8 + 30 + rng.normal(0, 3, warped.shape)
     return cv2.GaussianBlur(np.clip(noisy, 0, 255).astype(np.uint8), (3, 3), 0)
+
+
+def beside_solution(puzzle_side: int = 420, solution_side: int = 480,
+                    solution: str | None = SOLUTION) -> tuple[np.ndarray, np.ndarray]:
+    """A BGR page with PUZZLE's grid and, right of it, a printed solution's (as a newspaper
+    prints the last puzzle's beside the new one; None: an empty page there); and the
+    puzzle's corners."""
+    height, width = 700, puzzle_side + solution_side + 240
+    page = np.full((height, width), 235, np.uint8)
+    page[60:60 + puzzle_side, 60:60 + puzzle_side] = flat_grid(PUZZLE, puzzle_side)
+    if solution is not None:
+        left = puzzle_side + 180
+        page[80:80 + solution_side, left:left + solution_side] = flat_grid(solution, solution_side)
+    rng = np.random.default_rng(0)
+    page = np.clip(page * 0.85 + 20 + rng.normal(0, 3, page.shape), 0, 255).astype(np.uint8)
+    end = 60 + puzzle_side - 1
+    corners = np.array([[60, 60], [end, 60], [end, end], [60, end]], np.float32)
+    return cv2.cvtColor(cv2.GaussianBlur(page, (3, 3), 0), cv2.COLOR_GRAY2BGR), corners

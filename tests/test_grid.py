@@ -9,6 +9,7 @@ import pytest
 from benchmarks import dataset
 from pipeline._quads import order_corners
 from pipeline.grid import find_grid as find_quad
+from solver.size import NINE
 from tests.synth import photo
 
 
@@ -534,3 +535,41 @@ def test_photos_lying_small_on_a_page_of_text_are_found_and_read() -> None:
         if read_photo(Photo(page, loaded.header), builtin(), pen=False).board != item.board:
             misread.append(item.name)
     assert len(photos) == 40 and not misread, misread
+
+
+def test_another_grid_is_found_beside_the_ones_set_aside():
+    # the search again with a grid's quad painted paper finds the next; none after the last
+    from pipeline.grid import find_another, find_outline
+    from pipeline.products import Header, Photo
+    from tests.synth import beside_solution
+
+    image, puzzle = beside_solution(420, 480)
+    photo = Photo(image, Header("array", image.shape[1], image.shape[0]))
+    first = find_outline(photo)
+    assert not np.allclose(first.corners, puzzle, atol=6)  # the larger grid wins the search
+    other = find_another(first, (NINE,), (first.corners,))
+    assert other is not None and np.allclose(other.corners, puzzle, atol=6)
+    assert other.grey is first.grey  # the photo's grey as it is: nothing painted on it
+    assert find_another(first, (NINE,), (first.corners, other.corners)) is None
+
+
+def test_the_puzzle_is_read_not_the_larger_solution_printed_beside_it():
+    # the last puzzle's solution, printed larger beside the new puzzle, won the grid search:
+    # its 81 printed digits were "solved" as they stood, and the puzzle never read
+    from pipeline.stages import solve_photo
+    from tests.synth import PUZZLE, SOLUTION, beside_solution
+
+    record = solve_photo(beside_solution(420, 480)[0]).record.as_dict()
+    assert record["status"] == "solved" and record["board"] == PUZZLE
+    assert record["solution"] == SOLUTION and not record["low_confidence"]
+
+
+def test_a_printed_solution_alone_is_read_as_before():
+    # no other grid on the page: the filled grid is what there is, flagged as ever
+    from pipeline.stages import solve_photo
+    from tests.synth import SOLUTION, flat_grid, photo
+
+    image, _ = photo(SOLUTION, flat=flat_grid(SOLUTION))
+    record = solve_photo(image).record.as_dict()
+    assert record["status"] == "solved" and record["solution"] == SOLUTION
+    assert record["low_confidence"]
