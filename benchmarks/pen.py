@@ -19,8 +19,9 @@ entries (3 pen cells crossed out corner to corner in their own ink): how many of
 cells are taken for an entry or a given; the photo taken worse: out of focus (a Gaussian
 blur of BLUR_SIGMA px), under lamp light (the channels scaled by WARM) and grainy (a
 sensor's noise of GRAIN grey levels, benchmarks.robustness.grainy, seeded by the photo's
-name); and a puzzle just begun (all but BEGUN pen cells erased, one of those wrong as
-planted).
+name); beside the last puzzle's solution (benchmarks.robustness.beside_a_solution: a
+printed solution, larger than the photo's grid, on the page beside it); and a puzzle just
+begun (all but BEGUN pen cells erased, one of those wrong as planted).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from benchmarks.pen_data import (
     tinted,
     wrong_swaps,
 )
-from benchmarks.robustness import grainy
+from benchmarks.robustness import beside_a_solution, grainy
 from pipeline._pen_net import PenNet
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
@@ -70,6 +71,7 @@ STRUCK = 3  # entries struck through, per photo
 ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
 BEGUN = 2  # pen cells kept in a puzzle just begun, one of them wrong
 SEED = 14
+BESIDE = "beside a solution"  # the row of a photo beside the last puzzle's printed solution
 GRAIN = 12  # grey levels of the grainy photo's noise (benchmarks.robustness's row)
 WHOLE_RUNS = 3  # each photo and its twin timed whole this many times in turn (the median)
 
@@ -182,7 +184,7 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         if reading is None:
             for name in ("black pen", "pencil", "red pen", "planted wrong", "partial fill",
                          "candidate notes", "struck through", "out of focus", "lamp light",
-                         "grainy", "just begun"):
+                         "grainy", BESIDE, "just begun"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -207,7 +209,8 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         totals.setdefault("struck through", Counter()).update(judge(photo, r, s, void=struck))
         noise = np.random.default_rng(zlib.crc32(photo.name.encode()))  # apart from `rng`
         for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels)),
-                            ("grainy", grainy(GRAIN)(pixels, noise))):
+                            ("grainy", grainy(GRAIN)(pixels, noise)),
+                            (BESIDE, beside_a_solution(pixels, noise))):
             r, s, _ = run_pixels(worse)
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
         image, rubbed, swaps = just_begun(photo, pixels, quads)

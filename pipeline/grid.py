@@ -31,6 +31,7 @@ import numpy as np
 from solver.size import NINE, Size
 
 from ._candidates import (
+    MIN_AREA_FRACTION,
     candidate_hulls,
     despurred_hulls,
     first_hull,
@@ -43,6 +44,7 @@ from ._hidden import uncovered_quad
 from ._image import (
     INK_DELTA,
     WORK_SIDE,
+    clamped_box,
     downscale,
     grey_and_small,
     ink_mask,
@@ -109,19 +111,41 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
 def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...]
                  ) -> Outline | None:
     """Another grid of the photo whose grey `outline` holds than the grids `aside` (their
-    corners): the search of `find_outline` with their quads, grown by ASIDE_GROWTH, painted
-    paper on the working copy; the searches for a photo with no grid at all (creases,
-    pages) left out, since it has one. None when there is no other."""
-    small, scale = downscale(outline.grey, WORK_SIDE)
-    paper = int(np.median(small[::4, ::4]))
-    small = small.copy()
+    corners): their quads, grown by ASIDE_GROWTH, painted paper on a copy of the grey, and
+    the search of `find_outline` for a grid as it is run on the whole copy; where it finds
+    none, on each part of it beside the last grid set aside (left, right, above, below),
+    the best kept. Each part is searched at its own scale: a page made wide by the grid set
+    aside shrinks the working copy, and a grid filled in by hand loses its lines there
+    first. None when there is no other."""
+    grey = outline.grey.copy()
+    paper = int(np.median(grey[::8, ::8]))
     for corners in aside:
-        quad = (np.asarray(corners, np.float64) + 0.5) / scale - 0.5
-        centre = quad.mean(axis=0)
-        grown = centre + (quad - centre) * (1 + ASIDE_GROWTH)
-        cv2.fillConvexPoly(small, np.round(grown).astype(np.int32), paper)
-    found = _of_sizes((outline.grey, small, scale), sizes)
-    return None if found is None else _outline(outline.grey, found, sizes)
+        cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
+    x0, y0, x1, y1 = clamped_box(_grown(aside[-1]), grey.shape[1], grey.shape[0])
+    height, width = grey.shape
+    parts = [(0, 0, width, height), (0, 0, x0, height), (x1, 0, width, height),
+             (0, 0, width, y0), (0, y1, width, height)]
+    best = None
+    least = MIN_AREA_FRACTION * height * width  # of the whole photo, as its own search asks
+    for left, top, right, bottom in parts:
+        part = grey[top:bottom, left:right]
+        if min(part.shape) < MIN_SIDE:
+            continue
+        found = _of_sizes((part, *downscale(part, WORK_SIDE)), sizes)
+        if found is None or cv2.contourArea(found[0]) < least:
+            continue
+        if best is None or found[1] > best[1]:
+            best = (found[0] + np.float32([left, top]), found[1], found[2])
+        if left == top == 0 and (right, bottom) == (width, height):
+            break  # found in the whole copy: its parts are not asked
+    return None if best is None else _outline(outline.grey, best, sizes)
+
+
+def _grown(corners: np.ndarray) -> np.ndarray:
+    """The quad of `corners` grown by ASIDE_GROWTH about its centre (float64 (4, 2))."""
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    return centre + (quad - centre) * (1 + ASIDE_GROWTH)
 
 
 def _of_sizes(

@@ -87,9 +87,13 @@ def read_photo(
     while filled_with_print(reading.board, reading.size) and len(aside) < FILLED_ASIDE:
         aside += (outline.corners,)
         other = find_another(outline, sizes, aside)
-        if other is None:
+        try:
+            reading = first if other is None else read_outline(photo, other, engine, pen)
+        except NoGrid:  # no lattice in it after all
+            reading = first
+        if other is None or reading is first:
             break
-        outline, reading = other, read_outline(photo, other, engine, pen)
+        outline = other
     return first if filled_with_print(reading.board, reading.size) else reading
 
 

@@ -573,3 +573,20 @@ def test_a_printed_solution_alone_is_read_as_before():
     record = solve_photo(image).record.as_dict()
     assert record["status"] == "solved" and record["solution"] == SOLUTION
     assert record["low_confidence"]
+
+
+def test_another_grid_small_on_a_wide_page_is_found_beside_the_one_set_aside():
+    # a page made wide by the grid set aside shrinks the working copy until a small grid's
+    # lines are lost; the part beside the grid set aside, searched at its own scale, has it
+    from pipeline.grid import _of_sizes, downscale, find_another
+    from pipeline.products import Outline
+    from tests.synth import PUZZLE, flat_grid
+
+    page = np.full((620, 3200), 235, np.uint8)
+    page[200:400, 40:240] = flat_grid(PUZZLE, 200)
+    page = cv2.GaussianBlur(page, (3, 3), 0)
+    assert _of_sizes((page, *downscale(page, 800)), (NINE,)) is None  # lost in the whole
+    aside = np.float32([[700, 30], [1260, 30], [1260, 590], [700, 590]])
+    other = find_another(Outline(page, aside, NINE, 1.0), (NINE,), (aside,))
+    puzzle = np.float32([[40, 200], [239, 200], [239, 399], [40, 399]])
+    assert other is not None and np.allclose(other.corners, puzzle, atol=4)
