@@ -86,14 +86,13 @@ def read_photo(
     reading = first
     while filled_with_print(reading.board, reading.size) and len(aside) < FILLED_ASIDE:
         aside += (outline.corners,)
-        other = find_another(outline, sizes, aside)
+        outline = find_another(outline, sizes, aside)
+        if outline is None:
+            return first
         try:
-            reading = first if other is None else read_outline(photo, other, engine, pen)
+            reading = read_outline(photo, outline, engine, pen)
         except NoGrid:  # no lattice in it after all
-            reading = first
-        if other is None or reading is first:
-            break
-        outline = other
+            return first
     return first if filled_with_print(reading.board, reading.size) else reading
 
 

@@ -196,13 +196,14 @@ def pen_photo(entries: str, colour: tuple[int, int, int] = PEN_BLUE,
 
 
 def beside_solution(puzzle_side: int = 420, solution_side: int = 480,
-                    solution: str | None = SOLUTION) -> tuple[np.ndarray, np.ndarray]:
-    """A BGR page with PUZZLE's grid and, right of it, a printed solution's (as a newspaper
-    prints the last puzzle's beside the new one; None: an empty page there); and the
-    puzzle's corners."""
+                    solution: str | None = SOLUTION, puzzle: str = PUZZLE,
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """A BGR page with the puzzle's grid and, right of it, a printed solution's (as a
+    newspaper prints the last puzzle's beside the new one; None: an empty page there); and
+    the puzzle's corners."""
     height, width = 700, puzzle_side + solution_side + 240
     page = np.full((height, width), 235, np.uint8)
-    page[60:60 + puzzle_side, 60:60 + puzzle_side] = flat_grid(PUZZLE, puzzle_side)
+    page[60:60 + puzzle_side, 60:60 + puzzle_side] = flat_grid(puzzle, puzzle_side)
     if solution is not None:
         left = puzzle_side + 180
         page[80:80 + solution_side, left:left + solution_side] = flat_grid(solution, solution_side)

@@ -590,3 +590,14 @@ def test_another_grid_small_on_a_wide_page_is_found_beside_the_one_set_aside():
     other = find_another(Outline(page, aside, NINE, 1.0), (NINE,), (aside,))
     puzzle = np.float32([[40, 200], [239, 200], [239, 399], [40, 399]])
     assert other is not None and np.allclose(other.corners, puzzle, atol=4)
+
+
+def test_a_page_of_solutions_reads_the_first_found():
+    # every grid filled with print: the one the search found first is read, as before
+    from pipeline.stages import solve_photo
+    from tests.synth import SOLUTION, beside_solution
+
+    other = "".join("123456789"[(int(d) % 9)] for d in SOLUTION)  # relabelled: a solution
+    record = solve_photo(beside_solution(420, 480, other, puzzle=SOLUTION)[0]).record.as_dict()
+    assert record["status"] == "solved" and record["low_confidence"]
+    assert record["solution"] == other  # the larger, found first
