@@ -601,3 +601,40 @@ def test_a_page_of_solutions_reads_the_first_found():
     record = solve_photo(beside_solution(420, 480, other, puzzle=SOLUTION)[0]).record.as_dict()
     assert record["status"] == "solved" and record["low_confidence"]
     assert record["solution"] == other  # the larger, found first
+
+
+def test_grain_is_measured_on_the_paper_not_the_lines():
+    from pipeline.grid import GRAINY, grain_level
+
+    image, _ = photo(noise=1.0)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert grain_level(grey) < GRAINY  # a grid's lines and digits do not make grain
+    rng = np.random.default_rng(5)
+    grainy = np.clip(grey + rng.normal(0, 12, grey.shape), 0, 255).astype(np.uint8)
+    assert grain_level(grainy) >= GRAINY
+
+
+def test_a_grainy_grid_filled_by_hand_is_found():
+    # a sensor's grain passes the ink threshold in specks all over a grid filled in by
+    # hand: 6 of the training part's 117 pen photos, made grainy, had no grid found
+    import zlib
+
+    from benchmarks.pen import GRAIN
+    from benchmarks.pen_data import mixed_photos, pixels_of
+    from benchmarks.robustness import grainy
+    from pipeline.errors import NoGrid
+    from pipeline.grid import find_outline
+    from pipeline.products import Header, Photo
+
+    photos = mixed_photos(held_out=False)
+    if not photos:
+        pytest.skip("no ../shared/data")
+    lost = []
+    for pen in photos:
+        pixels = pixels_of(pen)
+        noisy = grainy(GRAIN)(pixels, np.random.default_rng(zlib.crc32(pen.name.encode())))
+        try:
+            find_outline(Photo(noisy, Header("array", noisy.shape[1], noisy.shape[0])))
+        except NoGrid:
+            lost.append(pen.name)
+    assert len(lost) <= 1, lost  # image1045: its grid scores 0.625 as photographed
