@@ -75,10 +75,10 @@ FINE = 9  # grids of more cells a side than this are also searched for on a fine
 FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 16x16 grid's
 # thin lines, 20 px apart on the working copy, fade from its mask under blur or washed-out
 # light, and no window of the page search holds a grid that fills much of the photo
-ASIDE_GROWTH = 0.12  # a grid set aside is painted out this much larger than its quad (a cell
-# of 9 a side, and more than a thick border): none of its lines is left to frame a grid
+ASIDE_GROWTH = 0.12  # a grid set aside is painted out this much larger than its quad (half a
+# 9x9 cell each side, more than a thick border): none of its lines is left to frame a grid
 GRAINY = 3.0  # grey levels of grain (`grain_level`) from which a working copy is grainy: the
-# dataset's photos 2.6 at most, with a sensor's noise of 12 grey levels 4.3 and more
+# dataset's photos 2.6 at most, with a sensor's noise of 12 grey levels 4.2 and more
 # (benchmarks.robustness's grainy row; at 12 MP the shrinking averages most of it away)
 GRAIN_BLUR = 1.0  # px (sigma): what a grainy working copy is smoothed by (a line of the
 # working copy is 1-3 px wide: it stays; specks of grain melt into the paper)
@@ -117,35 +117,43 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
 
 def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...]
                  ) -> Outline | None:
-    """Another grid of the photo whose grey `outline` holds than the grids `aside` (their
-    corners): their quads, grown by ASIDE_GROWTH, painted paper on a copy of the grey, and
-    the search of `find_outline` for a grid as it is run on the whole copy; where it finds
-    none, on each part of it beside the last grid set aside (left, right, above, below),
-    the best kept. Each part is searched at its own scale: a page made wide by the grid set
-    aside shrinks the working copy, and a grid filled in by hand loses its lines there
-    first. None when there is no other."""
+    """A grid of the photo (whose grey `outline` holds) other than the grids `aside`
+    (their corners), or None: their quads, grown by ASIDE_GROWTH, are painted paper on a
+    copy of the grey, and `find_outline`'s search for a grid as it is runs on the whole
+    copy; where it finds none, on each part of the copy beside the last grid set aside
+    (left, right, above, below), the best kept. Each part is searched at its own scale: a
+    page made wide by the grid set aside shrinks the working copy, and a grid filled in by
+    hand loses its lines there first."""
     grey = outline.grey.copy()
     paper = int(np.median(grey[::8, ::8]))
     for corners in aside:
         cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
-    x0, y0, x1, y1 = clamped_box(_grown(aside[-1]), grey.shape[1], grey.shape[0])
     height, width = grey.shape
-    parts = [(0, 0, width, height), (0, 0, x0, height), (x1, 0, width, height),
-             (0, 0, width, y0), (0, y1, width, height)]
-    best = None
-    least = MIN_AREA_FRACTION * height * width  # of the whole photo, as its own search asks
-    for left, top, right, bottom in parts:
-        part = grey[top:bottom, left:right]
-        if min(part.shape) < MIN_SIDE:
-            continue
-        found = _of_sizes((part, *downscale(part, WORK_SIDE)), sizes)
-        if found is None or cv2.contourArea(found[0]) < least:
-            continue
-        if best is None or found[1] > best[1]:
-            best = (found[0] + np.float32([left, top]), found[1], found[2])
-        if left == top == 0 and (right, bottom) == (width, height):
-            break  # found in the whole copy: its parts are not asked
-    return None if best is None else _outline(outline.grey, best, sizes)
+    whole = _grid_of_part(grey, (0, 0, width, height), sizes)
+    if whole is not None:
+        return _outline(outline.grey, whole, sizes)
+    x0, y0, x1, y1 = clamped_box(_grown(aside[-1]), width, height)
+    beside = [(0, 0, x0, height), (x1, 0, width, height), (0, 0, width, y0),
+              (0, y1, width, height)]
+    found = [f for f in (_grid_of_part(grey, box, sizes) for box in beside) if f is not None]
+    return _outline(outline.grey, max(found, key=lambda f: f[1]), sizes) if found else None
+
+
+def _grid_of_part(
+    grey: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[Size, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """The best grid as it is in the box (x0, y0, x1, y1) of the grey photo, searched on a
+    working copy of the box alone, its corners in the photo's frame; None when there is
+    none, or only one smaller than the whole photo's search allows (MIN_AREA_FRACTION of
+    the photo: a part's own floor would let specks of paper pass)."""
+    left, top, right, bottom = box
+    part = grey[top:bottom, left:right]
+    if min(part.shape) < MIN_SIDE:
+        return None
+    found = _of_sizes((part, *downscale(part, WORK_SIDE)), sizes)
+    if found is None or cv2.contourArea(found[0]) < MIN_AREA_FRACTION * grey.size:
+        return None
+    return found[0] + np.float32([left, top]), found[1], found[2]
 
 
 def _grown(corners: np.ndarray) -> np.ndarray:
