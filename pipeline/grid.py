@@ -78,7 +78,8 @@ FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 
 ASIDE_GROWTH = 0.12  # a grid set aside is painted out this much larger than its quad (half a
 # 9x9 cell each side, more than a thick border): none of its lines is left to frame a grid
 GRAINY = 3.0  # grey levels of grain (`grain_level`) from which a working copy is grainy: the
-# dataset's photos 2.6 at most, with a sensor's noise of 12 grey levels 4.2 and more
+# dataset's photos 2.6 at most, with a sensor's noise of 12 grey levels 4.2 and more (a page
+# of small text measures so too, and is helped by the smoothing as well)
 # (benchmarks.robustness's grainy row; at 12 MP the shrinking averages most of it away)
 GRAIN_BLUR = 1.0  # px (sigma): what a grainy working copy is smoothed by (a line of the
 # working copy is 1-3 px wide: it stays; specks of grain melt into the paper)
