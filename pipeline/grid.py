@@ -24,6 +24,7 @@ All on a grey working copy about 800 px long (`_image`), corners mapped back to 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import cv2
 import numpy as np
@@ -170,8 +171,9 @@ def _of_sizes(
     """The best grid of the working copy as it is, the sizes looked for in turn (a sure
     grid of an earlier size ends the search); None when there is none."""
     found = None
+    grainy = cache(lambda: grain_level(working[1]) >= GRAINY)  # measured once, when asked
     for size in sizes:
-        rival = _grid_in(*working, (size.n,))
+        rival = _grid_in(*working, (size.n,), grainy=grainy)
         if rival is not None and (found is None or rival[1] > found[1]):
             found = rival
         if found is not None and found[1] >= CONFIDENT:
@@ -236,19 +238,21 @@ def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] |
 
 def _grid_in(
     grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...],
-    creased: bool = False,
+    creased: bool = False, grainy: Callable[[], bool] | None = None,
 ) -> tuple[np.ndarray, float, int] | None:
     """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up);
     `creased`: on its masks with the creases across the photo erased (`_creases`), for a
     photo where no grid was found as it is. A grainy copy (`grain_level`) whose grid is not
     CONFIDENT is searched again smoothed by GRAIN_BLUR, and the better grid kept: a sensor's
     grain passes the ink threshold in specks all over a grid filled in by hand, whose cells
-    the line structure then cannot tell from its lines."""
+    the line structure then cannot tell from its lines (`grainy`: whether `small` is, asked
+    once for all the sizes looked for; measured here when not given)."""
     if creased:
         best = _best_of_masks(stretched(small), ns, without_creases)
     else:
         best = _best_as_is_or_unshaded(small, ns)
-        if best[0] < CONFIDENT and grain_level(small) >= GRAINY:
+        grainy = grainy or (lambda: grain_level(small) >= GRAINY)
+        if best[0] < CONFIDENT and grainy():
             smooth = cv2.GaussianBlur(small, (0, 0), GRAIN_BLUR)
             rival = _best_as_is_or_unshaded(smooth, ns)
             if rival[1] is not None and rival[0] > best[0]:
