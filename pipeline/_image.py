@@ -25,7 +25,9 @@ BOX_STEP = 3  # a shrink by 3 (12 MP photos' square, 2400-3199 px photos' grid) 
 # (every pixel's mean, not every 25th) costs as much as it saves
 BAND = 128  # rows of a LARGE colour photo made grey and shrunk at a time (about a tenth of
 # the cache's worth: the grey rows are shrunk before they leave it)
-BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the longest side: about a cell's width
+BLOCKS = 40  # the local mean is taken over 1/BLOCKS of the frame's side: about a cell's width
+WIDEST = (16, 9)  # the widest frame a phone takes: a photo wider than this is a page or a
+# strip, whose grid is no larger for its length, so its frame's side is counted as this
 
 
 def to_grey(image: np.ndarray) -> np.ndarray:
@@ -132,10 +134,20 @@ def unshaded(grey: np.ndarray) -> np.ndarray:
     longest side: wider than any line or stroke, narrower than a shaded box), so that
     boxes or bands printed in a tint become paper-white. A closing keeps a tint's edges
     where they are, where a local mean (`ink_mask`) sees a band of ink along them."""
-    k = max(3, (max(grey.shape) // BLOCKS) | 1)
+    k = block_side(grey.shape)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
     paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel)
     return cv2.divide(grey, cv2.max(paper, 1), scale=255)
+
+
+def block_side(shape: tuple[int, ...]) -> int:
+    """The odd side, px, of the square a local mean or a paper closing is taken over: 1/BLOCKS
+    of the frame's longest side, the frame no wider than WIDEST (a grid spans at most the
+    short side: a page made long by text or a second puzzle beside its grid would
+    otherwise average the grid's lines away with its cells)."""
+    short, long = sorted(shape[:2])
+    wide, high = WIDEST
+    return max(3, (min(long, short * wide // high) // BLOCKS) | 1)
 
 
 def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
@@ -145,7 +157,7 @@ def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
     cv2.adaptiveThreshold (MEAN_C, binary inverted, C = delta) bit for bit, spelt out as a box
     filter, a saturating subtraction and a threshold: all vectorised, unlike its lookup.
     """
-    block = max(3, (max(grey.shape) // BLOCKS) | 1)
+    block = block_side(grey.shape)
     blurred = cv2.GaussianBlur(grey, (3, 3), 0)
     mean = cv2.boxFilter(blurred, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     darker = cv2.subtract(mean, blurred)  # saturates at 0 where the pixel is lighter

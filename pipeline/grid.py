@@ -152,7 +152,8 @@ def _grid_of_part(
     part = grey[top:bottom, left:right]
     if min(part.shape) < MIN_SIDE:
         return None
-    found = _of_sizes((part, *downscale(part, WORK_SIDE)), sizes)
+    found = (_of_sizes((part, *downscale(part, WORK_SIDE)), sizes)
+             or _grid_finer(part, tuple(size.n for size in sizes)))
     if found is None or cv2.contourArea(found[0]) < MIN_AREA_FRACTION * grey.size:
         return None
     return found[0] + np.float32([left, top]), found[1], found[2]
