@@ -638,3 +638,15 @@ def test_a_grainy_grid_filled_by_hand_is_found():
         except NoGrid:
             lost.append(pen.name)
     assert len(lost) <= 1, lost  # image1045: its grid scores 0.625 as photographed
+
+
+def test_the_ink_blocks_of_a_frame_wider_than_a_phone_s_are_counted_as_16_9():
+    # a phone's frame (up to 16:9) keeps 1/BLOCKS of its long side, as every photo of the
+    # dataset; a page made long by text or a second grid is no larger a grid for it
+    from pipeline._image import BLOCKS, block_side
+
+    for shape in ((600, 800), (800, 600), (450, 800), (720, 1280), (1080, 1920, 3)):
+        assert block_side(shape) == (max(shape[:2]) // BLOCKS) | 1
+    assert block_side((320, 832)) == block_side((320, 568)) < (832 // BLOCKS) | 1
+    assert block_side((2496, 960)) == block_side((1706, 960))
+    assert block_side((10, 10)) == 3

@@ -132,3 +132,28 @@ def test_a_washed_out_blurred_sixteen_grid_is_found_on_a_finer_copy(monkeypatch)
         coarse = None
     assert coarse is None or coarse.size != SIXTEEN  # at most a part of it, as 9x9
     assert grid._grid_finer(outline.grey, (9,)) is None  # 9x9 cells are large enough
+
+
+@pytest.mark.parametrize("font,perspective,blur,seed", [
+    ("hershey-duplex", False, 0.0, 1), ("hershey-triplex", True, 1.5, 11)])
+def test_a_sixteen_grid_beside_a_larger_nine_grid_on_a_wide_page_is_read(
+        font, perspective, blur, seed):
+    """A 16x16 puzzle on a page made wide (2.6:1) by the last 9x9 puzzle's solution printed
+    beside it. Taken over the long side, the ink mask's local mean spanned more than a
+    16x16 cell: the grids' lines were lost and, after some 18 s of searching the page window
+    by window, a wrong grid or none was found. Over the frame no wider than 16:9
+    (`_image.block_side`), the solution's grid is found, set aside as filled with print,
+    and the puzzle found beside it, on a finer copy too where its part's own working copy
+    leaves it unsure (the second case)."""
+    from benchmarks.robustness import beside_a_solution
+    from pipeline.stages import read_photo
+
+    board, solution = hex_puzzle(np.random.default_rng(seed))
+    shot = render_photo(board, solution, font, perspective, blur, seed)
+    image = beside_a_solution(shot.image, np.random.default_rng(seed))
+    assert image.shape[1] > 2.5 * image.shape[0]
+    photo = Photo(image, Header("array", image.shape[1], image.shape[0]))
+    reading = read_photo(photo, builtin, sizes_named("auto"))
+    assert reading.size == SIXTEEN
+    side = np.linalg.norm(shot.corners[1] - shot.corners[0])
+    assert np.abs(reading.geometry.corners - shot.corners).max() < 0.02 * side
