@@ -295,27 +295,34 @@ def _grid_in_windows(
     """A grid too small to be looked for in the whole photo (a newspaper page with the
     puzzle in a corner): the photo at `page` times the working copy's side, searched window
     by window, each 1/page of it a side, overlapping by half. The best window's grid (of
-    two CONFIDENT ones the larger: a window may hold a part of a larger grid), or None
-    (also for a photo no larger than the working copy: nothing smaller to see). Only for
-    a photo where no grid of any size was found whole: a part of a grid is a grid too."""
+    two CONFIDENT ones the larger: a window may hold a part of a larger grid) that is no
+    part of a larger grid (`_runs_on`: 9 columns of a 16x16 grid may score higher than the
+    whole, found too), or None (also for a photo no larger than the working copy: nothing
+    smaller to see). Only for a photo where no grid of any size was found whole: a part of
+    a grid is a grid too."""
     big, scale = downscale(grey, page * WORK_SIDE)
     h, w = big.shape[:2]
     if max(h, w) < page * WORK_SIDE * 3 // 4:
         return None
     height, width = h // page, w // page
-    best: tuple[float, np.ndarray | None, int] = (0.0, None, ns[0])
+    found: list[Found] = []
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):
             window = big[y : y + height, x : x + width]
             score, quad, n = _best_as_is_or_unshaded(window, ns, WINDOW_HINT)
             inner = (x > 0, y > 0, x + width < w, y + height < h)  # sides not the photo's
             if quad is not None and score >= MIN_SCORE and not _cut_by(quad, window, inner):
-                best = _better(best, [(score, quad + np.float32([x, y]), n)])
-    score, quad, n = best  # a quad is kept only from MIN_SCORE
-    if quad is None or _runs_on(ink_mask(stretched(big)), quad, n):
-        return None  # none, or a part of a larger grid (of a size not looked for)
-    corners = (quad + 0.5) * scale - 0.5
-    return order_corners(corners).astype(np.float32), score, n
+                found.append((score, quad + np.float32([x, y]), n))
+    mask = None
+    while found:  # a quad is kept only from MIN_SCORE
+        best = _better(found[0], found[1:])
+        score, quad, n = best
+        mask = ink_mask(stretched(big)) if mask is None else mask
+        if not _runs_on(mask, quad, n):
+            corners = (quad + 0.5) * scale - 0.5
+            return order_corners(corners).astype(np.float32), score, n
+        found = [f for f in found if f is not best]  # a part of a larger grid
+    return None
 
 
 def _cut_by(quad: np.ndarray, window: np.ndarray, inner: tuple[bool, ...]) -> bool:

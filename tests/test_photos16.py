@@ -157,3 +157,27 @@ def test_a_sixteen_grid_beside_a_larger_nine_grid_on_a_wide_page_is_read(
     assert reading.size == SIXTEEN
     side = np.linalg.norm(shot.corners[1] - shot.corners[0])
     assert np.abs(reading.geometry.corners - shot.corners).max() < 0.02 * side
+
+
+def test_a_sixteen_grid_small_on_a_page_is_not_lost_to_a_part_of_it_scoring_higher():
+    """A 16x16 puzzle 30 % of a page's width, found only window by window: its 9 columns
+    by 9 rows in one window scored higher as a 9x9 grid than the whole 16x16 in another,
+    and as they run on into the rest of the grid (`grid._runs_on`), the page had no grid.
+    The best window's grid that is no part of a larger one is taken: the whole."""
+    import zlib
+
+    from benchmarks.robustness import on_a_page
+    from pipeline import grid
+
+    board, solution = hex_puzzle(np.random.default_rng(50020))
+    shot = render_photo(board, solution, "hershey-triplex", True, 0.0, 50020)
+    rng = np.random.default_rng(zlib.crc32(b"hershey-triplex True 0.0 50020"))
+    page = on_a_page(0.3)(shot.image, rng)
+    found = grid._grid_in_windows(cv2.cvtColor(page, cv2.COLOR_BGR2GRAY), (9, 16), 4)
+    assert found is not None and found[2] == 16
+    share = 0.3 * page.shape[1] / shot.image.shape[1]
+    top = (page.shape[0] - round(shot.image.shape[0] * share)) // 2
+    left = (page.shape[1] - round(shot.image.shape[1] * share)) // 2
+    corners = shot.corners * share + np.float32([left, top])
+    side = np.linalg.norm(corners[1] - corners[0])
+    assert np.abs(found[0] - corners).max() < 0.02 * side
