@@ -25,6 +25,11 @@ THETA = 0.75  # degrees: the Hough transform's angle step (on the shrunk ink)
 VOTES = 0.4  # of the square's side: thin ink along a line this long is a fold (the training
 # part: creased boards exact 62 -> 95 of 107; at 0.3, 100, but lines are then found in its
 # grainy and curled photos and its photos filled in by hand, none at 0.4)
+FINE_VOTES = 0.3  # ... on a grid of more than FINE_CELLS cells a side: a fold crosses 16
+# cells' digits and 17 lines there, not 9 and 10, and less of its thin ink is left between
+# them (benchmarks.photos16 --taken-worse, creased: boards exact 42 -> 49 of 72, and 52 -> 56
+# on photos of another seed; every other row the same)
+FINE_CELLS = 9
 NEAR_AXIS = 3.0  # degrees: a line this near the grid's own direction ...
 NEAR_LINE = 0.2  # ... and on the mean this near one of its lines (of a cell) is its rest
 FIT = (4.0, 2.0)  # px: the fold fitted again on the ink this near the line found, twice
@@ -63,6 +68,7 @@ def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[
     for y in np.rint(ys).astype(int).tolist():
         binary[max(0, y - band):y + band + 1, :] = 0
     found = []
+    votes = VOTES if xs.size - 1 <= FINE_CELLS else FINE_VOTES
     slant = np.radians(SLANT)
     for kernel, spans in (((STROKE, 1), ((np.pi / 2 - slant, np.pi / 2 + slant),)),
                           ((1, STROKE), ((0.0, slant), (np.pi - slant, np.pi)))):
@@ -71,7 +77,7 @@ def page_folds(ink: np.ndarray, lattice: tuple[np.ndarray, np.ndarray]) -> list[
         shrunk = cv2.resize(thin, (small, small), interpolation=cv2.INTER_AREA) > 0
         for low, high in spans:
             lines = cv2.HoughLines(shrunk.view(np.uint8), 1, np.radians(THETA),
-                                   int(VOTES * small), min_theta=low, max_theta=high)
+                                   int(votes * small), min_theta=low, max_theta=high)
             for rho, theta in ([] if lines is None else lines[:, 0].tolist()):
                 found.append((SHRINK * rho, theta))
     return [(rho, theta) for rho, theta in found if not along_grid(rho, theta, xs, ys, cell)]
