@@ -29,7 +29,7 @@ FINE_VOTES = 0.3  # ... on a grid of more than FINE_CELLS cells a side: a fold c
 # cells' digits and 17 lines there, not 9 and 10, and less of its thin ink is left between
 # them (benchmarks.photos16 --taken-worse, creased: boards exact 42 -> 49 of 72, and 52 -> 56
 # on photos of another seed; every other row the same)
-FINE_CELLS = 9
+FINE_CELLS = 9  # cells a side up to which VOTES holds: it was measured on 9x9 grids
 NEAR_AXIS = 3.0  # degrees: a line this near the grid's own direction ...
 NEAR_LINE = 0.2  # ... and on the mean this near one of its lines (of a cell) is its rest
 FIT = (4.0, 2.0)  # px: the fold fitted again on the ink this near the line found, twice

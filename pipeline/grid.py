@@ -145,7 +145,9 @@ def _grid_of_part(
     grey: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[Size, ...]
 ) -> tuple[np.ndarray, float, int] | None:
     """The best grid as it is in the box (x0, y0, x1, y1) of the grey photo, searched on a
-    working copy of the box alone, its corners in the photo's frame; None when there is
+    working copy of the box alone and, where none is found there, on a finer copy for
+    grids of more than FINE cells a side (`_grid_finer`, as for a whole photo), its
+    corners in the photo's frame; None when there is
     none, or only one smaller than the whole photo's search allows (MIN_AREA_FRACTION of
     the photo: a part's own floor would let specks of paper pass)."""
     left, top, right, bottom = box
@@ -313,15 +315,14 @@ def _grid_in_windows(
             inner = (x > 0, y > 0, x + width < w, y + height < h)  # sides not the photo's
             if quad is not None and score >= MIN_SCORE and not _cut_by(quad, window, inner):
                 found.append((score, quad + np.float32([x, y]), n))
-    mask = None
-    while found:  # a quad is kept only from MIN_SCORE
+    mask = ink_mask(stretched(big)) if found else None  # each quad kept is from MIN_SCORE
+    while found:
         best = _better(found[0], found[1:])
         score, quad, n = best
-        mask = ink_mask(stretched(big)) if mask is None else mask
         if not _runs_on(mask, quad, n):
             corners = (quad + 0.5) * scale - 0.5
             return order_corners(corners).astype(np.float32), score, n
-        found = [f for f in found if f is not best]  # a part of a larger grid
+        found = [f for f in found if f is not best]  # a part of a larger grid: the next
     return None
 
 
