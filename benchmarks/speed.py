@@ -58,21 +58,17 @@ STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "entries", "
           "render", "encode")
 
 
-def floor_time(path: Path, clock_now: Clock = time.perf_counter) -> float:
-    """Seconds to decode the file and encode it again in the same format (OpenCV both)."""
-    data = np.fromfile(str(path), np.uint8)
-    start = clock_now()
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-    cv2.imencode(path.suffix, image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    return clock_now() - start
-
-
-def own_floor_time(path: Path, clock_now: Clock = time.perf_counter) -> float:
-    """`floor_time` with the file decoded as the load stage decodes it (a JPEG by
-    simplejpeg, when installed): what is left of a photo's time is the pipeline's own."""
+def floor_time(path: Path, clock_now: Clock = time.perf_counter, own: bool = False) -> float:
+    """Seconds to decode the file and encode it again in the same format (OpenCV both).
+    `own`: decoded as the load stage decodes it (a JPEG by simplejpeg, when installed), the
+    "own floor": what is left of a photo's time is the pipeline's own."""
     data = path.read_bytes()
     start = clock_now()
-    image = decode_photo(data).pixels
+    if own:
+        image = decode_photo(data).pixels
+    else:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8),
+                             cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     cv2.imencode(path.suffix, image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return clock_now() - start
 
@@ -124,7 +120,7 @@ def measure(paths: list[Path], runs: int, clock_now: Clock = time.perf_counter) 
         samples, floor_samples, own_samples = [], [], []
         for _ in range(runs):
             floor_samples.append(floor_time(path, clock_now))
-            own_samples.append(own_floor_time(path, clock_now))
+            own_samples.append(floor_time(path, clock_now, own=True))
             samples.append(stage_times(path, clock_now))
         floors.append(statistics.median(floor_samples))
         own_floors.append(statistics.median(own_samples))

@@ -144,12 +144,12 @@ def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndar
 def _grid_of_part(
     grey: np.ndarray, box: tuple[int, int, int, int], sizes: tuple[Size, ...]
 ) -> tuple[np.ndarray, float, int] | None:
-    """The best grid as it is in the box (x0, y0, x1, y1) of the grey photo, searched on a
-    working copy of the box alone and, where none is found there, on a finer copy for
-    grids of more than FINE cells a side (`_grid_finer`, as for a whole photo), its
-    corners in the photo's frame; None when there is
-    none, or only one smaller than the whole photo's search allows (MIN_AREA_FRACTION of
-    the photo: a part's own floor would let specks of paper pass)."""
+    """The best grid as it is in the box (x0, y0, x1, y1) of the grey photo, its corners in
+    the photo's frame: searched on a working copy of the box alone and, where none is found
+    there, on a finer copy for grids of more than FINE cells a side (`_grid_finer`, as for
+    a whole photo). None when there is none, or only one smaller than the whole photo's
+    search allows (MIN_AREA_FRACTION of the photo: a part's own floor would let specks of
+    paper pass)."""
     left, top, right, bottom = box
     part = grey[top:bottom, left:right]
     if min(part.shape) < MIN_SIDE:
