@@ -29,6 +29,9 @@ from .products import Header, Photo
 DEFAULT_MAX_PIXELS = 100_000_000  # a photo larger than this is refused from its header
 MAX_FILE_BYTES = 512 * 1024 * 1024  # a file larger than this is no photo
 PDF_TO_PNG = "pdftoppm -r 300 -png scan.pdf page"  # how a PDF scan's pages become images
+PNG_ALPHA = (4, 6)  # PNG colour types with an alpha channel: grey + alpha, RGB + alpha
+WEBP_ALPHA_FLAG = 0x10  # the VP8X header's flag for an alpha channel
+PAPER_WHITE = 255  # what shows through a see-through pixel: a white page, as a viewer shows it
 EXTENSIONS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp", ".heic", ".heif")
 
 
@@ -151,6 +154,8 @@ def decode_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS,
     with _quiet_stderr:  # the codecs' own complaints ("Corrupt JPEG data", "libpng
         # error", "TIFF_Error"): the record says what is wrong, in a sentence
         image = _decode_jpeg(data) if header.format == "jpeg" else None
+        if image is None and has_alpha(data, header.format):
+            image = _decode_on_paper(data)
         if image is None:
             image = _decode(data)
         if image is None and header.format == "jpeg" and not data.endswith(b"\xff\xd9"):
@@ -229,6 +234,43 @@ def _decode_jpeg(data: bytes) -> np.ndarray | None:
         return simplejpeg.decode_jpeg(data, colorspace="BGR")
     except (ValueError, RuntimeError, MemoryError):
         return None
+
+
+def has_alpha(data: bytes, image_format: str) -> bool:
+    """Whether an image may be see-through somewhere, from its header: a PNG with an alpha
+    channel (grey or colour) or a tRNS chunk (a palette's or a colour's transparency), a
+    WebP whose header says it has alpha, any TIFF (its extra samples are deep in its IFD;
+    TIFFs are rare enough to decode twice). A BMP's fourth byte is left alone: it is most
+    often padding, and read as alpha it would blank the whole image."""
+    if image_format == "png":
+        colour_type = data[25] if len(data) > 25 else 0
+        pixels = data.find(b"IDAT")
+        return colour_type in PNG_ALPHA or b"tRNS" in data[:pixels if pixels > 0 else None]
+    if image_format == "webp":
+        chunk = data[12:16]
+        if chunk == b"VP8X":
+            return len(data) > 20 and bool(data[20] & WEBP_ALPHA_FLAG)
+        return chunk == b"VP8L" and len(data) >= 25 and bool(
+            int.from_bytes(data[21:25], "little") >> 28 & 1)
+    return image_format == "tiff"
+
+
+def _decode_on_paper(data: bytes) -> np.ndarray | None:
+    """An image that may be see-through, decoded to 8-bit BGR as it shows on a white page:
+    each pixel blended with white by its alpha (a puzzle saved from a web page often has
+    a transparent background, black where it shows none). None when it cannot be decoded
+    so, or has no alpha after all: OpenCV's usual decoding then goes on as before."""
+    flags = cv2.IMREAD_UNCHANGED | cv2.IMREAD_IGNORE_ORIENTATION
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        return None
+    if image.dtype != np.uint8:  # 16-bit (or float) samples: to 8 bits as OpenCV's colour read
+        image = cv2.convertScaleAbs(image, alpha=255 / np.iinfo(image.dtype).max) \
+            if image.dtype.kind == "u" else cv2.convertScaleAbs(image, alpha=255)
+    alpha = image[:, :, 3:].astype(np.float32) * np.float32(1 / 255)
+    colour = image[:, :, :3].astype(np.float32)
+    flat = colour * alpha + np.float32(PAPER_WHITE) * (1 - alpha) + np.float32(0.5)
+    return np.ascontiguousarray(flat.astype(np.uint8))
 
 
 def _decode(data: bytes) -> np.ndarray | None:

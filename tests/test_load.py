@@ -203,3 +203,96 @@ def test_opencv_decodes_what_simplejpeg_cannot(decoder, monkeypatch):
     monkeypatch.setattr(load, "simplejpeg", None if decoder == "absent" else Refusing)
     for data in _jpegs().values():
         assert np.array_equal(decode_photo(data).pixels, _opencv_pixels(data))
+
+
+def _see_through(image: np.ndarray) -> np.ndarray:
+    """BGRA: the image's light paper made transparent and black underneath (as a puzzle
+    saved from a web page often is), its ink opaque in its own colour."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    paper = grey > 200
+    out = np.dstack([image, np.full(grey.shape, 255, np.uint8)])
+    out[paper] = 0
+    return out
+
+
+def _png_with_chunks(pixels: np.ndarray, palette: np.ndarray, transparency: bytes) -> bytes:
+    """A palette PNG (8-bit indices `pixels`, RGB `palette`) with a tRNS chunk: OpenCV
+    writes none, so it is written here, chunk by chunk."""
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
+
+    height, width = pixels.shape
+    rows = b"".join(b"\x00" + pixels[r].tobytes() for r in range(height))
+    return (b"\x89PNG\r\n\x1a\n"
+            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
+            + chunk(b"PLTE", palette.astype(np.uint8).tobytes())
+            + chunk(b"tRNS", transparency)
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+@pytest.mark.parametrize("ext", [".png", ".webp", ".tif"])
+def test_a_see_through_image_shows_as_on_a_white_page(tmp_path, ext):
+    # transparent where the paper was, black underneath: read as a viewer shows it, the
+    # paper white and the ink as it was (decoded as OpenCV's colour read, all paper black)
+    from tests.synth import photo
+
+    image, _ = photo(noise=0.0)
+    layered = _see_through(image)
+    path = tmp_path / f"puzzle{ext}"
+    params = [cv2.IMWRITE_WEBP_QUALITY, 101] if ext == ".webp" else []
+    assert cv2.imwrite(str(path), layered, params)
+    pixels = load_photo(path).pixels
+    paper = layered[:, :, 3] == 0
+    assert pixels.shape == image.shape and pixels.dtype == np.uint8
+    assert (pixels[paper] == 255).all()
+    assert np.array_equal(pixels[~paper], image[~paper])
+
+
+def test_a_16_bit_see_through_png_and_an_opaque_one():
+    from tests.synth import photo
+
+    image, _ = photo(noise=0.0)
+    layered = _see_through(image)
+    ok, deep = cv2.imencode(".png", layered.astype(np.uint16) * 257)
+    assert ok
+    pixels = decode_photo(deep.tobytes()).pixels
+    paper = layered[:, :, 3] == 0
+    assert (pixels[paper] == 255).all() and np.array_equal(pixels[~paper], image[~paper])
+    opaque = np.dstack([image, np.full(image.shape[:2], 255, np.uint8)])
+    ok, data = cv2.imencode(".png", opaque)
+    assert np.array_equal(decode_photo(data.tobytes()).pixels, image)  # as before
+
+
+def test_a_palette_png_with_transparency_shows_its_paper_white():
+    indices = np.zeros((6, 8), np.uint8)
+    indices[2:4, 3:5] = 1  # ink
+    palette = np.array([[0, 0, 0], [10, 20, 30]])  # paper black, fully transparent (tRNS)
+    pixels = decode_photo(_png_with_chunks(indices, palette, b"\x00\xff")).pixels
+    assert (pixels[indices == 0] == 255).all()
+    assert (pixels[indices == 1] == [30, 20, 10]).all()  # BGR of the opaque ink
+
+
+@pytest.mark.parametrize("ext", [".png", ".webp", ".bmp", ".jpg"])
+def test_images_without_alpha_are_decoded_as_before(tmp_path, ext):
+    from pipeline.load import has_alpha
+
+    image = np.random.default_rng(3).integers(0, 256, (20, 30, 3), np.uint8)
+    path = tmp_path / f"x{ext}"
+    assert cv2.imwrite(str(path), image)
+    data = path.read_bytes()
+    assert not has_alpha(data, read_header(data).format)
+    assert np.array_equal(decode_photo(data).pixels, _opencv_pixels(data))
+
+
+def test_a_puzzle_on_a_transparent_background_is_solved(tmp_path):
+    from pipeline import solve_photo
+    from tests.synth import SOLUTION, photo
+
+    image, _ = photo(noise=0.0)
+    path = tmp_path / "web.png"
+    assert cv2.imwrite(str(path), _see_through(image))
+    record = solve_photo(path).record
+    assert record.status == "solved" and record.solution == SOLUTION
