@@ -1,6 +1,7 @@
 """How the reading holds up when the real photos are made worse: dim, washed out, blurred,
 shrunk, creased, tilted, curled, small on a whole page, grainy, printed in colour, held by
-a thumb, shaken, under glare, squeezed by JPEG, beside the last puzzle's solution.
+a thumb, shaken, under glare, squeezed by JPEG, beside the last puzzle's solution, half in a
+shadow with a sharp edge.
 
     python -m benchmarks.robustness [--part train|held-out]
 
@@ -160,6 +161,22 @@ def thumb(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(out, (0, 0), 0.8)
 
 
+SHADOW = 0.5  # of the light a shadow leaves: a phone's or a hand's, under one lamp or the sun
+SHADOW_EDGE = 1.0  # px: its edge's softness (a Gaussian's sigma): a small light's sharp edge
+
+
+def shadowed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A shadow over part of the photo, SHADOW of the light left, its edge a straight line
+    at any slant through the middle part of the photo, SHADOW_EDGE px soft."""
+    h, w = image.shape[:2]
+    x, y = w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)
+    slant = rng.uniform(0, np.pi)
+    rows, cols = np.mgrid[0:h, 0:w].astype(np.float32)
+    side = ((cols - x) * np.cos(slant) + (rows - y) * np.sin(slant) > 0).astype(np.float32)
+    light = 1 - (1 - SHADOW) * cv2.GaussianBlur(side, (0, 0), SHADOW_EDGE)
+    return _byte(_float(image) * (light if image.ndim == 2 else light[:, :, None]))
+
+
 def text_page(height: int, width: int, rng: np.random.Generator,
               channels: tuple[int, ...] = ()) -> np.ndarray:
     """A page of text: grey bars of random length for words, in lines."""
@@ -252,6 +269,7 @@ DEGRADATIONS: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]]
     f"glare ({GLARE:.0%} washed out at its centre)": glared,
     f"saved again as JPEG quality {JPEG_QUALITY}": recompressed,
     "beside the last puzzle's solution, printed larger": beside_a_solution,
+    f"a shadow's sharp edge across it ({SHADOW:.0%} of the light)": shadowed,
 }
 
 
