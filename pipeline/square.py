@@ -26,6 +26,9 @@ SQUARE = 9 * CELL  # side of a 9x9 grid's square, px
 MARGIN = 20  # px of the surroundings warped with the square on every side: half a 9x9 cell
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 PAPER_SMOOTH = 5  # px: the paper estimate is averaged over this box
+PAPER_STEP = 4.0  # grey levels the smoothed paper may rise over the closed one: a flat
+# paper's smoothing moves it less; at a shadow's sharp edge it moved it 20-60 levels, a line
+# of ink read as 1s and 7s (docs/benchmarks.md, "A shadow across the grid")
 PAPER_FLOOR = 8.0  # grey levels added to the paper's brightness, so that dark paper's noise
 # does not read as strong ink
 OVERSAMPLE = 1.5  # the region is pre-shrunk to this many px per square px ...
@@ -158,11 +161,14 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     """float32 0..1: how much darker each pixel is than the paper around it.
 
     The paper is the grey closed by a square wider than any stroke: strokes vanish while
-    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink."""
+    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink. Its
+    smoothing never lifts it more than PAPER_STEP over the closing: along the sharp edge
+    of a shadow it would, and the shadow's side would read as a line of ink."""
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    paper = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
-    paper = cv2.boxFilter(paper, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
+    closed = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
+    paper = cv2.boxFilter(closed, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
+    np.minimum(paper, closed.astype(np.float32) + np.float32(PAPER_STEP), out=paper)
     grey = square.astype(np.float32)
     return np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
 
