@@ -20,8 +20,9 @@ cells are taken for an entry or a given; the photo taken worse: out of focus (a 
 blur of BLUR_SIGMA px), under lamp light (the channels scaled by WARM) and grainy (a
 sensor's noise of GRAIN grey levels, benchmarks.robustness.grainy, seeded by the photo's
 name); beside the last puzzle's solution (benchmarks.robustness.beside_a_solution: a
-printed solution, larger than the photo's grid, on the page beside it); and a puzzle just
-begun (all but BEGUN pen cells erased, one of those wrong as planted).
+printed solution, larger than the photo's grid, on the page beside it); half in a shadow
+with a sharp edge (benchmarks.robustness.shadowed, seeded by the photo's name); and a
+puzzle just begun (all but BEGUN pen cells erased, one of those wrong as planted).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from benchmarks.pen_data import (
     tinted,
     wrong_swaps,
 )
-from benchmarks.robustness import beside_a_solution, grainy
+from benchmarks.robustness import beside_a_solution, grainy, shadowed
 from pipeline._pen_net import PenNet
 from pipeline.errors import SnapsolveError
 from pipeline.load import load_photo
@@ -72,6 +73,7 @@ ERASE_SHARE = 1 / 3  # of the pen cells, erased in a partial fill
 BEGUN = 2  # pen cells kept in a puzzle just begun, one of them wrong
 SEED = 14
 BESIDE = "beside a solution"  # the row of a photo beside the last puzzle's printed solution
+SHADOW = "half in a sharp shadow"  # the row of a photo under benchmarks.robustness.shadowed
 GRAIN = 12  # grey levels of the grainy photo's noise (benchmarks.robustness's row)
 WHOLE_RUNS = 3  # each photo and its twin timed whole this many times in turn (the median)
 
@@ -184,7 +186,7 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         if reading is None:
             for name in ("black pen", "pencil", "red pen", "planted wrong", "partial fill",
                          "candidate notes", "struck through", "out of focus", "lamp light",
-                         "grainy", BESIDE, "just begun"):
+                         "grainy", BESIDE, SHADOW, "just begun"):
                 totals.setdefault(name, Counter()).update(Counter(photos=1))
             continue
         quads = cell_quads(reading.geometry)
@@ -210,7 +212,9 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         noise = np.random.default_rng(zlib.crc32(photo.name.encode()))  # apart from `rng`
         for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels)),
                             ("grainy", grainy(GRAIN)(pixels, noise)),
-                            (BESIDE, beside_a_solution(pixels, noise))):
+                            (BESIDE, beside_a_solution(pixels, noise)),
+                            (SHADOW, shadowed(pixels, np.random.default_rng(
+                                zlib.crc32(photo.name.encode()))))):
             r, s, _ = run_pixels(worse)
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
         image, rubbed, swaps = just_begun(photo, pixels, quads)

@@ -29,6 +29,12 @@ PAPER_SMOOTH = 5  # px: the paper estimate is averaged over this box
 PAPER_STEP = 4.0  # grey levels the smoothed paper may rise over the closed one: a flat
 # paper's smoothing moves it less; at a shadow's sharp edge it moved it 20-60 levels, a line
 # of ink read as 1s and 7s (docs/benchmarks.md, "A shadow across the grid")
+RAMP_SLOPE = 10.0  # grey levels a px that the closed paper falls by across a shadow's sharp
+# edge (a dataset photo's paper: at most a few hundred px of a square, at box lines)
+SOBEL_PER_HALF_PX = 16  # a 3x3 Sobel's response to a slope of one level a px, at half size
+RAMP_SHARE = 1.0  # a shadow's edge: steep paper over this many sides of the square's inside
+FILL_FLOOR = 4  # grey levels of a line's fill left out: a turned edge's own steps (a pixel's
+# jitter) fill that much, a stroke on it 30 and more
 PAPER_FLOOR = 8.0  # grey levels added to the paper's brightness, so that dark paper's noise
 # does not read as strong ink
 OVERSAMPLE = 1.5  # the region is pre-shrunk to this many px per square px ...
@@ -166,11 +172,48 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     of a shadow it would, and the shadow's side would read as a line of ink."""
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    closed = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)  # on uint8: exact, and fast
+    closed = filled_along_edge(square, cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel), k)
     paper = cv2.boxFilter(closed, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
     np.minimum(paper, closed.astype(np.float32) + np.float32(PAPER_STEP), out=paper)
     grey = square.astype(np.float32)
     return np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
+
+
+def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int) -> np.ndarray:
+    """The paper `closed` (the square's closing by a k x k square) with the strokes that lie
+    on a shadow's edge filled up to the paper around them. Across the edge the paper falls
+    steeply, and a closing fills a stroke there only to the paper on its darker side: the
+    part of a digit on the edge fades. Along the edge the paper is even, so the square is
+    turned for the edge to run across, closed by a line k px long along it, and what that
+    closing fills is added back where the edge runs (RAMP_SLOPE, grown by k). A square
+    whose paper has no such edge (RAMP_SHARE) is returned as it is. The edge's direction
+    is the one the steep paper mostly runs in: one edge, or the longest."""
+    half = closed[::2, ::2]  # a shadow's edge is long: found at half the resolution
+    gx = cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)
+    steep = np.abs(gx) + np.abs(gy) > np.float32(RAMP_SLOPE * SOBEL_PER_HALF_PX)
+    inner = steep[MARGIN // 2 : -MARGIN // 2, MARGIN // 2 : -MARGIN // 2]
+    if int(inner.sum()) < RAMP_SHARE * inner.shape[0]:
+        return closed
+    jxx, jyy = float(np.square(gx[steep]).sum()), float(np.square(gy[steep]).sum())
+    jxy = float((gx[steep] * gy[steep]).sum())
+    across = 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))  # the paper's steepest way
+    h, w = square.shape
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), across - 90, 1.0)  # the edge made level
+    turned = cv2.warpAffine(square, turn, (w, h), flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    line = cv2.morphologyEx(turned, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_RECT, (k, 1)))
+    # what the line fills, turned back and added to the square: the turns' interpolation
+    # blurs a fill, never the edge itself (a blurred edge would read as a line of ink)
+    fill = cv2.warpAffine(cv2.subtract(line, turned), cv2.invertAffineTransform(turn), (w, h),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    zone = cv2.dilate(steep.view(np.uint8), np.ones((k // 2 + 1, k // 2 + 1), np.uint8))
+    zone = cv2.resize(zone, (w, h), interpolation=cv2.INTER_NEAREST).view(bool)
+    filled = cv2.add(square, cv2.subtract(fill, np.full_like(fill, FILL_FLOOR)))
+    out = closed.copy()
+    out[zone] = np.maximum(closed[zone], filled[zone])
+    return out
 
 
 def locate_lattice(square: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
