@@ -188,15 +188,18 @@ def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int) -> np.ndar
     closing fills is added back where the edge runs (RAMP_SLOPE, grown by k). A square
     whose paper has no such edge (RAMP_SHARE) is returned as it is. The edge's direction
     is the one the steep paper mostly runs in: one edge, or the longest."""
-    half = closed[::2, ::2]  # a shadow's edge is long: found at half the resolution
-    gx = cv2.Sobel(half, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(half, cv2.CV_32F, 0, 1, ksize=3)
-    steep = np.abs(gx) + np.abs(gy) > np.float32(RAMP_SLOPE * SOBEL_PER_HALF_PX)
+    half = np.ascontiguousarray(closed[::2, ::2])  # a shadow's edge is long: at half size
+    gx = cv2.Sobel(half, cv2.CV_16S, 1, 0, ksize=3)  # exact integers
+    gy = cv2.Sobel(half, cv2.CV_16S, 0, 1, ksize=3)
+    # |gx| + |gy| over the slope, in 8 bits: each saturates at 255, over the bar either way
+    slope = cv2.add(cv2.convertScaleAbs(gx), cv2.convertScaleAbs(gy))
+    steep = slope > RAMP_SLOPE * SOBEL_PER_HALF_PX
     inner = steep[MARGIN // 2 : -MARGIN // 2, MARGIN // 2 : -MARGIN // 2]
-    if int(inner.sum()) < RAMP_SHARE * inner.shape[0]:
+    if cv2.countNonZero(inner.view(np.uint8)) < RAMP_SHARE * inner.shape[0]:
         return closed
-    jxx, jyy = float(np.square(gx[steep]).sum()), float(np.square(gy[steep]).sum())
-    jxy = float((gx[steep] * gy[steep]).sum())
+    gx, gy = gx[steep].astype(np.float32), gy[steep].astype(np.float32)  # as Sobel gives them
+    jxx, jyy = float(np.square(gx).sum()), float(np.square(gy).sum())
+    jxy = float((gx * gy).sum())
     across = 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))  # the paper's steepest way
     h, w = square.shape
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), across - 90, 1.0)  # the edge made level
