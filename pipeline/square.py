@@ -26,9 +26,9 @@ SQUARE = 9 * CELL  # side of a 9x9 grid's square, px
 MARGIN = 20  # px of the surroundings warped with the square on every side: half a 9x9 cell
 PAPER_KERNEL = 1 / 30  # closing side as a fraction of the square: wider than any stroke
 PAPER_SMOOTH = 5  # px: the paper estimate is averaged over this box
-PAPER_STEP = 4.0  # grey levels the smoothed paper may rise over the closed one: a flat
-# paper's smoothing moves it less; at a shadow's sharp edge it moved it 20-60 levels, a line
-# of ink read as 1s and 7s (docs/benchmarks.md, "A shadow across the grid")
+PAPER_STEP = 4.0  # grey levels the smoothed paper may rise over the closed one along a
+# shadow's edge: there it rose 20-60, a line of ink read as 1s and 7s (docs/benchmarks.md,
+# "A shadow's sharp edge across the grid")
 RAMP_SLOPE = 10.0  # grey levels a px that the closed paper falls by across a shadow's sharp
 # edge (a dataset photo's paper: at most a few hundred px of a square, at box lines)
 SOBEL_PER_HALF_PX = 16  # a 3x3 Sobel's response to a slope of one level a px, at half size
@@ -167,27 +167,31 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     """float32 0..1: how much darker each pixel is than the paper around it.
 
     The paper is the grey closed by a square wider than any stroke: strokes vanish while
-    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink. Its
-    smoothing never lifts it more than PAPER_STEP over the closing: along the sharp edge
-    of a shadow it would, and the shadow's side would read as a line of ink."""
+    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink. Along
+    the sharp edge of a shadow (`filled_along_edge`) its smoothing lifts it at most
+    PAPER_STEP over the closing: more, and the shadow's side would read as a line of ink."""
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    closed = filled_along_edge(square, cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel), k)
+    closed, edge = filled_along_edge(square, cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel), k)
     paper = cv2.boxFilter(closed, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
-    np.minimum(paper, closed.astype(np.float32) + np.float32(PAPER_STEP), out=paper)
+    if edge is not None:
+        np.minimum(paper, closed.astype(np.float32) + np.float32(PAPER_STEP), out=paper,
+                   where=edge)
     grey = square.astype(np.float32)
     return np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
 
 
-def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int) -> np.ndarray:
+def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int
+                      ) -> tuple[np.ndarray, np.ndarray | None]:
     """The paper `closed` (the square's closing by a k x k square) with the strokes that lie
     on a shadow's edge filled up to the paper around them. Across the edge the paper falls
     steeply, and a closing fills a stroke there only to the paper on its darker side: the
     part of a digit on the edge fades. Along the edge the paper is even, so the square is
     turned for the edge to run across, closed by a line k px long along it, and what that
-    closing fills is added back where the edge runs (RAMP_SLOPE, grown by k). A square
-    whose paper has no such edge (RAMP_SHARE) is returned as it is. The edge's direction
-    is the one the steep paper mostly runs in: one edge, or the longest."""
+    closing fills is added back where the edge runs (RAMP_SLOPE, grown by k): that region
+    is returned too. A square whose paper has no such edge (RAMP_SHARE) is returned as it
+    is, with no region. The edge's direction is the one the steep paper mostly runs in:
+    one edge, or the longest."""
     half = np.ascontiguousarray(closed[::2, ::2])  # a shadow's edge is long: at half size
     gx = cv2.Sobel(half, cv2.CV_16S, 1, 0, ksize=3)  # exact integers
     gy = cv2.Sobel(half, cv2.CV_16S, 0, 1, ksize=3)
@@ -196,7 +200,7 @@ def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int) -> np.ndar
     steep = slope > RAMP_SLOPE * SOBEL_PER_HALF_PX
     inner = steep[MARGIN // 2 : -MARGIN // 2, MARGIN // 2 : -MARGIN // 2]
     if cv2.countNonZero(inner.view(np.uint8)) < RAMP_SHARE * inner.shape[0]:
-        return closed
+        return closed, None
     gx, gy = gx[steep].astype(np.float32), gy[steep].astype(np.float32)  # as Sobel gives them
     jxx, jyy = float(np.square(gx).sum()), float(np.square(gy).sum())
     jxy = float((gx * gy).sum())
@@ -216,7 +220,7 @@ def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int) -> np.ndar
     filled = cv2.add(square, cv2.subtract(fill, np.full_like(fill, FILL_FLOOR)))
     out = closed.copy()
     out[zone] = np.maximum(closed[zone], filled[zone])
-    return out
+    return out, zone
 
 
 def locate_lattice(square: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
