@@ -267,7 +267,7 @@ def test_photos_half_in_a_sharp_shadow_read_exactly() -> None:
 
 SOFTER = 2.0  # px: a shadow's edge as soft as a small lamp's (a Gaussian's sigma)
 SOFTER_SHADOWED = 60  # training photos under it
-SOFTER_LEAST = 58  # read exactly (the paper's closing alone: 56; filled along the edge: 59)
+SOFTER_LEAST = 58  # read exactly (before the paper was filled along the edge: 56; now 59)
 
 
 def test_digits_on_a_shadows_edge_keep_their_ink(monkeypatch) -> None:
