@@ -264,7 +264,7 @@ def _decode_on_paper(data: bytes) -> np.ndarray | None:
     image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     if image is None or image.ndim != 3 or image.shape[2] != 4:
         return None
-    if image.dtype != np.uint8:  # 16-bit (or float) samples: to 8 bits as OpenCV's colour read
+    if image.dtype != np.uint8:  # 16-bit (or float 0..1) samples: to 8 bits, rounded
         image = cv2.convertScaleAbs(image, alpha=255 / np.iinfo(image.dtype).max) \
             if image.dtype.kind == "u" else cv2.convertScaleAbs(image, alpha=255)
     alpha = image[:, :, 3:].astype(np.float32) * np.float32(1 / 255)

@@ -215,21 +215,21 @@ def _see_through(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def _png_with_chunks(pixels: np.ndarray, palette: np.ndarray, transparency: bytes) -> bytes:
-    """A palette PNG (8-bit indices `pixels`, RGB `palette`) with a tRNS chunk: OpenCV
-    writes none, so it is written here, chunk by chunk."""
+def _png(colour_type: int, samples: np.ndarray, *chunks: tuple[bytes, bytes]) -> bytes:
+    """A PNG of 8-bit `samples` (height, width, channels) of the colour type given, with
+    the extra chunks (kind, body) before its data: OpenCV writes no palette, no tRNS and
+    no grey + alpha, so they are written here, chunk by chunk."""
     import zlib
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return (struct.pack(">I", len(body)) + kind + body
                 + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF))
 
-    height, width = pixels.shape
-    rows = b"".join(b"\x00" + pixels[r].tobytes() for r in range(height))
-    return (b"\x89PNG\r\n\x1a\n"
-            + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
-            + chunk(b"PLTE", palette.astype(np.uint8).tobytes())
-            + chunk(b"tRNS", transparency)
+    height, width = samples.shape[:2]
+    rows = b"".join(b"\x00" + samples[r].tobytes() for r in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + b"".join(chunk(kind, body) for kind, body in chunks)
             + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
@@ -269,10 +269,19 @@ def test_a_16_bit_see_through_png_and_an_opaque_one():
 def test_a_palette_png_with_transparency_shows_its_paper_white():
     indices = np.zeros((6, 8), np.uint8)
     indices[2:4, 3:5] = 1  # ink
-    palette = np.array([[0, 0, 0], [10, 20, 30]])  # paper black, fully transparent (tRNS)
-    pixels = decode_photo(_png_with_chunks(indices, palette, b"\x00\xff")).pixels
+    palette = np.array([[0, 0, 0], [10, 20, 30]], np.uint8)  # paper black, transparent
+    data = _png(3, indices, (b"PLTE", palette.tobytes()), (b"tRNS", b"\x00\xff"))
+    pixels = decode_photo(data).pixels
     assert (pixels[indices == 0] == 255).all()
     assert (pixels[indices == 1] == [30, 20, 10]).all()  # BGR of the opaque ink
+
+
+def test_a_grey_png_with_alpha_shows_its_paper_white():
+    ink = np.zeros((6, 8), bool)
+    ink[2:4, 3:5] = True
+    samples = np.dstack([np.where(ink, 40, 0), np.where(ink, 255, 0)]).astype(np.uint8)
+    pixels = decode_photo(_png(4, samples)).pixels  # grey + alpha, paper black underneath
+    assert (pixels[~ink] == 255).all() and (pixels[ink] == 40).all()
 
 
 @pytest.mark.parametrize("ext", [".png", ".webp", ".bmp", ".jpg"])
