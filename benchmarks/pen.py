@@ -209,12 +209,12 @@ def evaluate(photos: list[MixedPhoto], variants: bool) -> dict[str, Counter]:
         struck = np.isin(np.arange(81), rng.permutation(np.flatnonzero(photo.pen))[:STRUCK])
         r, s, _ = run_pixels(crossed(pixels, quads, struck))
         totals.setdefault("struck through", Counter()).update(judge(photo, r, s, void=struck))
-        noise = np.random.default_rng(zlib.crc32(photo.name.encode()))  # apart from `rng`
+        named = zlib.crc32(photo.name.encode())  # each photo's own draws, apart from `rng`
+        noise = np.random.default_rng(named)
         for name, worse in (("out of focus", blurred(pixels)), ("lamp light", tinted(pixels)),
                             ("grainy", grainy(GRAIN)(pixels, noise)),
                             (BESIDE, beside_a_solution(pixels, noise)),
-                            (SHADOW, shadowed(pixels, np.random.default_rng(
-                                zlib.crc32(photo.name.encode()))))):
+                            (SHADOW, shadowed(pixels, np.random.default_rng(named)))):
             r, s, _ = run_pixels(worse)
             totals.setdefault(name, Counter()).update(judge(photo, r, s))
         image, rubbed, swaps = just_begun(photo, pixels, quads)

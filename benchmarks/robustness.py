@@ -170,11 +170,19 @@ def shadowed(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     at any slant through the middle part of the photo, SHADOW_EDGE px soft."""
     h, w = image.shape[:2]
     x, y = w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)
-    slant = rng.uniform(0, np.pi)
+    return shadow_over(image, (x, y), rng.uniform(0, np.pi))
+
+
+def shadow_over(image: np.ndarray, through: tuple[float, float], slant: float,
+                light: float = SHADOW, edge: float = SHADOW_EDGE) -> np.ndarray:
+    """The image with the part beyond the line through the point `through` (x, y) at
+    `slant` (radians) in a shadow leaving `light` of the light, its edge `edge` px soft."""
+    h, w = image.shape[:2]
+    x, y = through
     rows, cols = np.mgrid[0:h, 0:w].astype(np.float32)
     side = ((cols - x) * np.cos(slant) + (rows - y) * np.sin(slant) > 0).astype(np.float32)
-    light = 1 - (1 - SHADOW) * cv2.GaussianBlur(side, (0, 0), SHADOW_EDGE)
-    return _byte(_float(image) * (light if image.ndim == 2 else light[:, :, None]))
+    shade = 1 - (1 - light) * cv2.GaussianBlur(side, (0, 0), edge)
+    return _byte(_float(image) * (shade if image.ndim == 2 else shade[:, :, None]))
 
 
 def text_page(height: int, width: int, rng: np.random.Generator,

@@ -130,8 +130,8 @@ def stretched(grey: np.ndarray) -> np.ndarray:
 
 
 def unshaded(grey: np.ndarray) -> np.ndarray:
-    """The grey copy divided by its paper (its closing by a square of 1/BLOCKS of the
-    longest side: wider than any line or stroke, narrower than a shaded box), so that
+    """The grey copy divided by its paper (its closing by a square of `block_side`: wider
+    than any line or stroke, narrower than a shaded box), so that
     boxes or bands printed in a tint become paper-white. A closing keeps a tint's edges
     where they are, where a local mean (`ink_mask`) sees a band of ink along them."""
     k = block_side(grey.shape)

@@ -267,6 +267,8 @@ def _decode_on_paper(data: bytes) -> np.ndarray | None:
     if image.dtype != np.uint8:  # 16-bit (or float 0..1) samples: to 8 bits, rounded
         image = cv2.convertScaleAbs(image, alpha=255 / np.iinfo(image.dtype).max) \
             if image.dtype.kind == "u" else cv2.convertScaleAbs(image, alpha=255)
+    if cv2.minMaxLoc(image[:, :, 3])[0] == 255:  # opaque throughout (a screenshot's PNG)
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     alpha = image[:, :, 3:].astype(np.float32) * np.float32(1 / 255)
     colour = image[:, :, :3].astype(np.float32)
     flat = colour * alpha + np.float32(PAPER_WHITE) * (1 - alpha) + np.float32(0.5)

@@ -230,13 +230,10 @@ def test_a_sensors_grain_is_seen_and_smoothed_into_paper(monkeypatch, seed):
 def _in_shadow(image: np.ndarray, slant: float, light: float = 0.5) -> np.ndarray:
     """The image with the part beyond a line through its middle at `slant` (radians) in
     a shadow leaving `light` of the light, its edge sharp (a pixel's blur)."""
+    from benchmarks.robustness import shadow_over
+
     h, w = image.shape[:2]
-    rows, cols = np.mgrid[0:h, 0:w].astype(np.float32)
-    side = ((cols - w / 2) * np.cos(slant) + (rows - h / 2) * np.sin(slant) > 0)
-    shade = 1 - (1 - light) * cv2.GaussianBlur(side.astype(np.float32), (0, 0), 1.0)
-    if image.ndim == 3:
-        shade = shade[:, :, None]
-    return np.clip(image * shade, 0, 255).astype(np.uint8)
+    return shadow_over(image, (w / 2, h / 2), slant, light, 1.0)
 
 
 @pytest.mark.parametrize("slant", [0.3, 1.0, 2.2])
