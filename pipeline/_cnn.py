@@ -26,6 +26,9 @@ from ._glyph import GLYPH
 MODELS = Path(__file__).resolve().parent / "models"
 MODEL_PATH = MODELS / "digits.npz"
 MODEL_PATHS = {9: MODEL_PATH, 16: MODELS / "symbols16.npz"}  # cells a side -> the reader
+SUBNORMAL = float(np.finfo(np.float32).tiny)  # weights smaller than this (subnormal floats)
+# are set to 0: they add nothing a float32 sum can hold, and a CPU multiplies them 3-4x slower
+# (the ink classifier's weights held hundreds, left there by weight decay: docs/benchmarks.md)
 CHUNK_BYTES = 2 << 20  # a conv block's columns are built and multiplied this many bytes'
 # worth at a time (81 glyphs' all at once made the ink classifier's convolutions 20 % slower:
 # the matmul read them back from memory; docs/benchmarks.md)
@@ -43,6 +46,16 @@ class Recognizer(Protocol):
         """(N, GLYPH, GLYPH) float32 glyphs -> (N, len(symbols)) float32 probabilities
         (rows sum to 1). N may be 0."""
         ...
+
+
+def as_weights(params: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Exported weights as C-contiguous float32 arrays, subnormal ones set to 0 (SUBNORMAL)."""
+    weights = {}
+    for name, value in params.items():
+        array = np.array(value, np.float32, order="C")
+        array[np.abs(array) < SUBNORMAL] = 0
+        weights[name] = array
+    return weights
 
 
 def conv3x3_relu(x: np.ndarray, weight: np.ndarray, bias: np.ndarray) -> np.ndarray:
@@ -153,7 +166,7 @@ class NumpyCNN:
             self.symbols = str(np.asarray(params.pop("symbols")).reshape(-1)[0])
         if "alphabet" in params:
             self.alphabet = str(np.asarray(params.pop("alphabet")).reshape(-1)[0])
-        p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
+        p = as_weights(params)
         self._convs: list[tuple[np.ndarray, np.ndarray]] = []
         cin, side = 1, GLYPH
         while f"conv{len(self._convs) + 1}_w" in p:

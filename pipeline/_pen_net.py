@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._cnn import _conv_block, _rows_by_offset, softmax
+from ._cnn import _conv_block, _rows_by_offset, as_weights, softmax
 from ._glyph import GLYPH
 from .products import Ink
 
@@ -48,7 +48,7 @@ class PenNet:
         """Weights as exported: conv{i}_w/_b, fc1_w/_b, ink_w/_b, digit_w/_b, the
         features' mean and std (feat_mean, feat_std), and optionally the heads'
         temperatures (ink_temperature, digit_temperature: scalars, 1 when absent)."""
-        p = {k: np.ascontiguousarray(v, np.float32) for k, v in params.items()}
+        p = as_weights(params)
         self._convs: list[tuple[np.ndarray, np.ndarray]] = []
         cin = 1
         while f"conv{len(self._convs) + 1}_w" in p:

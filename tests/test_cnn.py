@@ -164,3 +164,27 @@ def test_a_conv_block_run_in_chunks_is_the_direct_convolution_pooled(cin, monkey
     np.testing.assert_allclose(whole, want, atol=1e-5)
     np.testing.assert_allclose(one_by_one, want, atol=1e-5)
     assert whole.shape == one_by_one.shape == (7, 5, 4, 5)
+
+
+def test_subnormal_weights_are_loaded_as_zero_and_the_rest_as_they_are():
+    """Weight decay leaves weights of 1e-40 and less (subnormal floats, which a CPU
+    multiplies several times slower): loaded as 0, every other weight unchanged."""
+    tiny = np.float32(cnn_module.SUBNORMAL)
+    weights = np.array([tiny / 1000, -tiny / 7, tiny, 0.25, -3.0], np.float32)
+    loaded = cnn_module.as_weights({"w": weights, "t": np.array(1.5)})
+    assert loaded["w"].tolist() == [0.0, 0.0, float(tiny), 0.25, -3.0]
+    assert loaded["w"].dtype == loaded["t"].dtype == np.float32
+    assert loaded["w"].flags.c_contiguous and weights[0] != 0  # the caller's array untouched
+
+
+def test_every_shipped_network_runs_on_normal_floats_only():
+    """No network as loaded holds a subnormal weight (`as_weights`)."""
+    from pipeline._pen_net import MODEL_PATH as PEN
+    from pipeline._pen_net import SECOND_PATH, WIDER_PATH, PenNet
+
+    nets = [NumpyCNN.load(path) for path in cnn_module.MODEL_PATHS.values()]
+    nets += [PenNet.load(path) for path in (PEN, SECOND_PATH, WIDER_PATH) if path.exists()]
+    for net in nets:
+        arrays = [a for pair in net._convs for a in pair] + list(net._fc1)
+        for a in arrays:
+            assert not ((a != 0) & (np.abs(a) < cnn_module.SUBNORMAL)).any()
