@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._stats import median
+
 TEMPLATE_SURE = 0.99  # glyphs this surely printed make the photo's font templates
 LEAST_TEMPLATES = 3  # fewer surely printed glyphs with a match say nothing of the photo's font
 SHIFT = 1  # glyphs are compared at every shift of up to this many px (centring differs)
@@ -49,7 +51,7 @@ def font_gaps(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
     if sure.sum() < LEAST_TEMPLATES:
         return gaps
     known = ~np.isnan(best) & (empty < CLEAR)
-    gaps[known] = float(np.median(best[sure])) - best[known]
+    gaps[known] = float(median(best[sure])) - best[known]
     return gaps
 
 
@@ -65,7 +67,9 @@ def best_matches(images: np.ndarray, digits: np.ndarray, templates: np.ndarray,
     shifted = shifted_rows(unit_rows(images[models]).reshape(images[models].shape))
     shifts = len(shifted) // len(models)
     shifted = shifted.reshape(shifts, len(models), -1)
-    for digit in np.unique(digits[models]).tolist():  # a digit's cells against its models
+    # a digit's cells against its models (sorted(set()): np.unique imports numpy.ma on first
+    # use, 25 ms of a one-photo command)
+    for digit in sorted(set(digits[models].tolist())):
         mine, theirs = cells[digits[cells] == digit], models[digits[models] == digit]
         rows = shifted[:, digits[models] == digit].reshape(shifts * len(theirs), -1)
         similar = flat[digits[cells] == digit] @ rows.T  # (mine, shifts x theirs)

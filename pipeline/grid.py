@@ -53,6 +53,7 @@ from ._image import (
     unshaded,
 )
 from ._quads import hull_to_quad, order_corners, rough_corners
+from ._stats import median
 from ._structure import COARSE_WARP, filled_scores, structure_scores, warp_square
 from .errors import NoGrid
 from .products import Outline, Photo
@@ -127,7 +128,7 @@ def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndar
     page made wide by the grid set aside shrinks the working copy, and a grid filled in by
     hand loses its lines there first."""
     grey = outline.grey.copy()
-    paper = int(np.median(grey[::8, ::8]))
+    paper = int(median(grey[::8, ::8]))
     for corners in aside:
         cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
     height, width = grey.shape
@@ -274,7 +275,7 @@ def grain_level(small: np.ndarray) -> float:
     over every GRAIN_SAMPLE-th pixel (asked only of a copy whose grid is not CONFIDENT)."""
     level = small.astype(np.float32)
     distances = cv2.absdiff(level, cv2.GaussianBlur(level, (0, 0), GRAIN_BLUR))
-    return float(np.median(distances.ravel()[::GRAIN_SAMPLE]))
+    return float(median(distances.ravel()[::GRAIN_SAMPLE]))
 
 
 def _grid_on_page(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:

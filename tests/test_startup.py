@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import pytest
 import typer.main
 from hypothesis import HealthCheck, example, given, settings
@@ -49,6 +50,19 @@ def test_help_and_version_load_neither_numpy_opencv_nor_pydantic(flag):
 def test_one_photo_loads_only_what_it_needs(tmp_path):
     loaded = imported("--overwrite", "--output", str(tmp_path), str(PHOTO))
     assert "cv2" in loaded and "pipeline.stages" in loaded  # the run did happen
+    assert not loaded & set(NEVER_FOR_ONE_PHOTO)
+
+
+def test_one_photo_filled_in_by_pen_loads_only_what_it_needs(tmp_path):
+    """The pen path too (its font evidence took a median, which imported numpy.ma: 25 ms
+    of a one-photo command), and a grid found less than surely (its grain measured)."""
+    from tests.synth import pen_photo
+    from tests.test_pen_cli import entries
+
+    path = tmp_path / "written.png"
+    assert cv2.imwrite(str(path), pen_photo(entries(wrong=True)))
+    loaded = imported("--overwrite", "--output", str(tmp_path / "out"), str(path))
+    assert "pipeline._font" in loaded  # the entries were told from the print
     assert not loaded & set(NEVER_FOR_ONE_PHOTO)
 
 
