@@ -138,7 +138,7 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool,
         for job in todo:
             yield process(job, settings, ahead.decoded(job.path) if ahead else None)
         return
-    pool, futures = _started(todo, settings, workers)
+    pool, futures = _started(largest_first(todo), settings, workers)
     try:
         yield from (skipped(job) for job in ready)
     except BaseException:
@@ -149,6 +149,19 @@ def run(jobs: list[Job], settings: Settings, workers: int, overwrite: bool,
         rest = yield from _run_pool([job], settings, 1)
         if rest:
             yield crashed(job)
+
+
+def largest_first(jobs: list[Job]) -> list[Job]:
+    """The jobs in order of their files' sizes, largest first (a file that cannot be read
+    last): the longest photos start first, so that no worker is left with one while the
+    others have run out of work (a 12 MP photo among small ones takes several times theirs).
+    Records come back as photos finish, in no fixed order either way."""
+    def size(job: Job) -> int:
+        try:
+            return job.path.stat().st_size
+        except OSError:
+            return -1
+    return sorted(jobs, key=size, reverse=True)
 
 
 def worker_pool(settings: Settings, workers: int) -> ProcessPoolExecutor:

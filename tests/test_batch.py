@@ -257,3 +257,18 @@ def test_the_progress_bar_starts_its_thread_with_the_first_record(monkeypatch):
         assert threading.active_count() == threads  # nothing started yet: forking is safe
         show.add(Record("a.jpg", Status.SOLVED, "solved"))
         assert threading.active_count() > threads
+
+
+def test_the_pool_is_given_the_largest_photos_first(tmp_path):
+    """Workers start on the longest photos (by file size), so none is left with a 12 MP
+    photo while the others have run out of work; a file that cannot be read goes last."""
+    from pipeline.batch import largest_first
+    from pipeline.process import Job
+
+    jobs = []
+    for name, size in (("small.jpg", 10), ("large.jpg", 3000), ("middle.jpg", 200)):
+        (tmp_path / name).write_bytes(b"x" * size)
+        jobs.append(Job(name, tmp_path / name, tmp_path / f"out-{name}"))
+    jobs.insert(1, Job("gone.jpg", tmp_path / "gone.jpg", tmp_path / "out-gone.jpg"))
+    order = [job.source for job in largest_first(jobs)]
+    assert order == ["large.jpg", "middle.jpg", "small.jpg", "gone.jpg"]
