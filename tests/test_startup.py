@@ -54,8 +54,8 @@ def test_one_photo_loads_only_what_it_needs(tmp_path):
 
 
 def test_one_photo_filled_in_by_pen_loads_only_what_it_needs(tmp_path):
-    """The pen path too (its font evidence took a median, which imported numpy.ma: 25 ms
-    of a one-photo command), and a grid found less than surely (its grain measured)."""
+    """The pen path too: its font evidence took np.unique, which imports numpy.ma on first
+    use (11 ms of a one-photo command)."""
     from tests.synth import pen_photo
     from tests.test_pen_cli import entries
 
@@ -64,6 +64,17 @@ def test_one_photo_filled_in_by_pen_loads_only_what_it_needs(tmp_path):
     loaded = imported("--overwrite", "--output", str(tmp_path / "out"), str(path))
     assert "pipeline._font" in loaded  # the entries were told from the print
     assert not loaded & set(NEVER_FOR_ONE_PHOTO)
+
+
+def test_a_grid_found_less_than_surely_imports_no_numpy_ma():
+    """Its grain is measured (`grid.grain_level`), with a median that does not import
+    numpy.ma as np.median does on first use."""
+    code = ("import sys\nimport numpy as np\nfrom pipeline.grid import grain_level\n"
+            "grain_level(np.arange(64 * 64, dtype=np.uint8).reshape(64, 64))\n"
+            "print('numpy.ma' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stdout.split() == ["False"], done.stderr
 
 
 def the_command():
