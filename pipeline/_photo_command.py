@@ -29,6 +29,8 @@ from .settings import Settings, clashing
 
 if TYPE_CHECKING:
     from ._ahead import Ahead
+    from .process import Job
+    from .records import Record
 
 __all__ = ["BROKEN_PIPE", "finish", "plain_photo_options", "run_photos", "run_safely"]
 
@@ -150,12 +152,20 @@ def _run_photos(
                 show.add(rec)
     except KeyboardInterrupt:
         if report_file is not None and records:  # the photos done are reported all the same
-            write_csv(report_file, records)
+            write_csv(report_file, in_plan_order(records, planned))
         raise
     show.summary(records, time.perf_counter() - started)
     if report_file is not None:
-        write_csv(report_file, records)
+        write_csv(report_file, in_plan_order(records, planned))
     return exit_code(records)
+
+
+def in_plan_order(records: list[Record], planned: list[Job]) -> list[Record]:
+    """The records in the order of the photos planned (their paths as named, then as found
+    in each folder, sorted), whatever order they finished in: a report of the same folder
+    reads the same from run to run, and two runs' reports compare row by row."""
+    place = {job.source: k for k, job in enumerate(planned)}
+    return sorted(records, key=lambda rec: place.get(rec.input, len(place)))
 
 
 @contextlib.contextmanager

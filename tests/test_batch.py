@@ -126,6 +126,20 @@ def test_report_csv_and_summary(cli, scans, tmp_path):
     assert {"input", "status", "board", "solution", "output", "message", "seconds"} <= set(rows[0])
 
 
+def test_the_report_lists_the_photos_in_the_folders_order(cli, scans, tmp_path):
+    """Whatever order the workers finish in (the largest photos are started first), the
+    report's rows follow the folder's sorted walk, so that two runs' reports compare."""
+    from pipeline.batch import plan
+
+    for name, size in (("2024/zz-large.png", (1400, 1100)), ("2024/march/aa-small.png", None)):
+        image, _ = photo(seed=7, **({"size": size} if size else {}))
+        assert cv2.imwrite(str(scans / name), image)
+    report = tmp_path / "report.csv"
+    cli("--jobs", "2", "--report", report, scans)
+    rows = [r["input"] for r in csv.DictReader(report.open())]
+    assert rows == [job.source for job in plan([str(scans)], None)]
+
+
 def test_interrupt_stops_cleanly_without_partial_files(tmp_path):
     folder = tmp_path / "many"
     folder.mkdir()
