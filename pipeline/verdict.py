@@ -19,6 +19,7 @@ from .records import NOTHING_TO_HINT, Record, Status, counted, solver_status
 
 LOW_CONFIDENCE = 0.5  # below this probability that the board is read right, flag it
 LISTED = 6  # wrong, doubtful or unreadable entries named in the message, at most
+NOTHING_TO_CHECK = "no entries written by hand to check (the solution is kept back)"
 
 
 def photo_record(
@@ -121,6 +122,8 @@ def message(reading: Reading, solved: Solved, check: bool) -> str:
     written = sum(ch != "0" for ch in solved.entries)
     if written:
         parts.append(_entries_sentence(reading, solved, written, check))
+    elif check:  # asked to check entries the photo shows none of: say so, not just "solved"
+        parts.append(NOTHING_TO_CHECK)
     if solved.doubtful:
         parts.append(_doubtful_sentence(reading, solved, check))
     if solved.unreadable:

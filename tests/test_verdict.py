@@ -236,3 +236,12 @@ def test_a_board_with_several_solutions_given_for_a_photo_is_multiple_not_an_err
     for settings in (Settings(), Settings(hint=True), Settings(steps=True)):
         rec = solve_photo(image, settings, board=loose).record
         assert rec.status == "multiple" and "internal" not in rec.message, rec.message
+
+
+def test_check_mode_on_a_photo_without_entries_says_there_is_nothing_to_check():
+    """`--check` asks for the entries to be checked: a photo with none says so, rather than
+    a bare "solved" whose solution is nowhere to be seen."""
+    rec = photo_record("p.jpg", READING, _solved(), check=True)
+    assert rec.solution is None and rec.status.value == "solved"
+    assert rec.message == "solved; no entries written by hand to check (the solution is kept back)"
+    assert message(READING, _solved(), False) == "solved"
