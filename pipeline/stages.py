@@ -25,6 +25,7 @@ from solver.size import NINE, Size
 
 from ._cnn import Recognizer
 from ._image import to_grey
+from ._negative import negative, on_dark_paper
 from ._pen_net import InkClassifier
 from ._pen_net import builtin as pen_net
 from .advice import advise
@@ -34,7 +35,7 @@ from .errors import MissingDependency, NoGrid, PhotoTimeout, SnapsolveError, Unr
 from .glyphs import find_glyphs
 from .grid import find_another, find_outline
 from .load import decode_photo, load_photo
-from .products import Glyphs, Header, Outline, Photo, Reading
+from .products import Glyphs, Header, Outline, Photo, Reading, Solved
 from .recognize import read_glyphs
 from .records import Record, Status
 from .render import render
@@ -160,15 +161,18 @@ def solve_photo(
 def _solve(source: PhotoSource, settings: Settings, board: str | None, label: str) -> Result:
     photo = _photo(source, settings.max_pixels)
     try:
-        reading = read_photo(photo, lambda size: engine_named(settings.engine, size),
-                             settings.sizes)
+        reading, solved = _read_and_solve(photo, settings, board)
     except NoGrid as exc:
         if photo.header.cut_short:  # the likely reason, and what the user can mend
             raise UnreadableImage(f"the file is cut short, its end missing, as after a broken"
                                   f" download or copy, and {exc}") from exc
-        raise
-    solved = solve_reading(reading, settings.correct) if board is None else solve_board(
-        board, reading)
+        found = _solved_as_negative(photo, settings) if board is None else None
+        if found is None:
+            raise
+        reading, solved = found
+    else:
+        if solved.status != "solved" and board is None:
+            reading, solved = _solved_as_negative(photo, settings) or (reading, solved)
     unique = solved.solution if solved.status == "solved" else None  # advice needs one
     advice = advise(solved.board, unique, reading.size, sure_entries(solved), settings.hint,
                     settings.steps)
@@ -179,6 +183,31 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     ours = not isinstance(source, np.ndarray | Photo)  # decoded here: drawn on, never seen again
     annotated = render(photo.pixels, reading.geometry, shown, in_place=ours)
     return Result(record, annotated, photo.header)
+
+
+def _read_and_solve(photo: Photo, settings: Settings, board: str | None,
+                    ) -> tuple[Reading, Solved]:
+    """The reading stages and the solve stage (`board`, when given, solved instead of the
+    board read: a misread fixed by hand)."""
+    reading = read_photo(photo, lambda size: engine_named(settings.engine, size),
+                         settings.sizes)
+    solved = solve_reading(reading, settings.correct) if board is None else solve_board(
+        board, reading)
+    return reading, solved
+
+
+def _solved_as_negative(photo: Photo, settings: Settings) -> tuple[Reading, Solved] | None:
+    """The photo read and solved as its negative, when it is light print on dark paper (an
+    app in dark mode: `_negative`) that as it is had no grid or no one solution; None
+    unless the negative is solved. Its geometry is the photo's own, pixel for pixel: the
+    solution is drawn on the photo itself."""
+    if not on_dark_paper(photo.pixels):
+        return None
+    try:
+        reading, solved = _read_and_solve(negative(photo), settings, None)
+    except NoGrid:
+        return None
+    return (reading, solved) if solved.status == "solved" else None
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
