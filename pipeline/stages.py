@@ -166,13 +166,16 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
         if photo.header.cut_short:  # the likely reason, and what the user can mend
             raise UnreadableImage(f"the file is cut short, its end missing, as after a broken"
                                   f" download or copy, and {exc}") from exc
-        found = _solved_as_negative(photo, settings) if board is None else None
+        found = _solved_as_negative(photo, settings, board)
         if found is None:
             raise
         reading, solved = found
     else:
-        if solved.status != "solved" and board is None:
-            reading, solved = _solved_as_negative(photo, settings) or (reading, solved)
+        if board is not None or solved.status != "solved":
+            found = _solved_as_negative(photo, settings, board)
+            if found is not None and (board is None or _agreeing(found[0], board)
+                                      > _agreeing(reading, board)):
+                reading, solved = found
     unique = solved.solution if solved.status == "solved" else None  # advice needs one
     advice = advise(solved.board, unique, reading.size, sure_entries(solved), settings.hint,
                     settings.steps)
@@ -196,18 +199,25 @@ def _read_and_solve(photo: Photo, settings: Settings, board: str | None,
     return reading, solved
 
 
-def _solved_as_negative(photo: Photo, settings: Settings) -> tuple[Reading, Solved] | None:
+def _solved_as_negative(photo: Photo, settings: Settings, board: str | None,
+                        ) -> tuple[Reading, Solved] | None:
     """The photo read and solved as its negative, when it is light print on dark paper (an
-    app in dark mode: `_negative`) that as it is had no grid or no one solution; None
-    unless the negative is solved. Its geometry is the photo's own, pixel for pixel: the
-    solution is drawn on the photo itself."""
+    app in dark mode: `_negative`); None when it is not, when the negative has no grid, or
+    (no `board` given) when the negative is not solved either. Its geometry is the photo's
+    own, pixel for pixel: the solution is drawn on the photo itself."""
     if not on_dark_paper(photo.pixels):
         return None
     try:
-        reading, solved = _read_and_solve(negative(photo), settings, None)
+        reading, solved = _read_and_solve(negative(photo), settings, board)
     except NoGrid:
         return None
-    return (reading, solved) if solved.status == "solved" else None
+    return (reading, solved) if board is not None or solved.status == "solved" else None
+
+
+def _agreeing(reading: Reading, board: str) -> int:
+    """How many cells the board as read shares with a `board` given (a misread fixed by
+    hand): of a photo's two readings (as it is, and as its negative), the one read right."""
+    return sum(a == b for a, b in zip(reading.board, board, strict=False))
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
