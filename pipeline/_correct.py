@@ -4,8 +4,9 @@ A printed puzzle has exactly one solution, so a board read from a photo that has
 several, was misread somewhere. Each cell's probabilities say which readings are doubtful;
 the cheapest changes are tried first (one cell, then two), ordered by how much less
 probable they make the board, and the first board the solver proves unique is kept. The
-search is bounded in boards tried and in time; a board that already has one solution is
-never touched. A board with several solutions that no such change fixes may still be
+search is bounded in boards tried and in the solver's nodes over all of them, never in
+seconds: a photo gets the same answer on a busy machine as on an idle one. A board that
+already has one solution is never touched. A board with several solutions that no such change fixes may still be
 settled by the entries written by hand (`chosen_by_entries`): most of them are right.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -29,8 +29,10 @@ from .products import Correction
 FLOOR = 1e-3  # readings less probable than this are never tried
 SINGLES = 60  # the most plausible single changes that pairs are built from
 MAX_BOARDS = 1500  # boards handed to the solver at most
-MAX_SECONDS = 1.0  # time spent looking for a fix at most
 MAX_NODES = 2_000  # solver budget per tried board
+SEARCH_NODES = 150_000  # solver nodes over all the boards tried, at most: up to about 1 s
+# at 5-7 us a node (the benchmarks' photos use 25 000 at most, docs/benchmarks.md); a bound
+# in work, not in seconds, so the answer never depends on the machine's load
 WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
 MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
 DISPUTE_SOLUTIONS = 50  # solutions of a board with several compared to find its disputed cells
@@ -85,7 +87,7 @@ def correct(
     probabilities: np.ndarray,
     symbols: str,
     max_boards: int = MAX_BOARDS,
-    max_seconds: float = MAX_SECONDS,
+    search_nodes: int = SEARCH_NODES,
     evidence: Callable[[str], float] | None = None,
 ):
     """The most probable board within two changes that has exactly one solution, with the
@@ -97,16 +99,15 @@ def correct(
     returned only when one solution has at least MIN_SHARE of the votes. When rival fixes
     give different solutions about as likely, the photo does not say which is right, and
     guessing would print a wrong solution."""
-    deadline = time.perf_counter() + max_seconds
     clash_cells = {c for conflict in conflicts(board) for c in conflict.cells}
-    tried = 0
+    tried = spent = 0
     votes: dict[str, float] = {}  # log-votes, each solution's weighed once by `evidence`
     first_for: dict[str, tuple] = {}  # the most probable board for each solution
     best_cost = None
     for cost, changes in candidate_changes(board, probabilities, symbols):
         if best_cost is not None and cost > best_cost + WINDOW:
             break
-        if tried >= max_boards or time.perf_counter() > deadline:
+        if tried >= max_boards or spent >= search_nodes:
             break
         if clash_cells and not {cell for _, cell, _ in changes} & clash_cells:
             continue  # leaves a conflict in place
@@ -115,6 +116,7 @@ def correct(
             continue
         tried += 1
         outcome = analyse(candidate, limit=2, max_nodes=MAX_NODES)
+        spent += outcome.nodes
         if outcome.status != "solved":
             continue
         best_cost = cost if best_cost is None else best_cost

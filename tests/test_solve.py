@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pipeline import _correct
 from pipeline._correct import board_probability, correct, disputed_blanks
 from pipeline._windows import window_bounds
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
@@ -111,6 +112,40 @@ def test_the_most_probable_fix_wins():
     used, _, outcome = fixed
     assert used == PUZZLE and outcome.solution == SOLUTION
     assert board_probability(used, probs, DIGITS) > board_probability(board, probs, DIGITS) * 0.5
+
+
+def test_correction_does_not_depend_on_the_clock(monkeypatch):
+    """A search bounded in work, not in seconds: on a machine so busy that every step
+    seems to take a minute, the same fix is found."""
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 0, "3", p_read=0.5, p_true=0.45)
+    calm = correct(board, probs, DIGITS)
+    ticks = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr(time, "monotonic", lambda: float(next(ticks)))
+    busy = correct(board, probs, DIGITS)
+    assert calm is not None and busy is not None
+    assert busy[0] == calm[0] == PUZZLE and busy[1] == calm[1]
+
+
+def test_correction_stops_at_its_node_budget(monkeypatch):
+    """The nodes the solver spends over all the boards tried bound the search: with no
+    budget left after the first board, no later board is tried."""
+    probs = confident(PUZZLE)
+    board = misread(PUZZLE, probs, 0, "3", p_read=0.5, p_true=0.45)
+    tried = []
+    real = _correct.analyse
+
+    def counted(candidate, limit=2, max_nodes=_correct.MAX_NODES):
+        tried.append(candidate)
+        return real(candidate, limit=limit, max_nodes=max_nodes)
+
+    monkeypatch.setattr(_correct, "analyse", counted)
+    correct(board, probs, DIGITS, search_nodes=1)
+    assert len(tried) == 1
+    tried.clear()
+    correct(board, probs, DIGITS)
+    assert len(tried) > 1
 
 
 def test_bounded_time_on_hopeless_boards():
