@@ -165,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         r = measure(paths, args.runs, CLOCKS[args.clock])
         stages = " ".join(f"{r['stages_ms'][s]:>9.1f}" for s in STAGES)
         print(f"{name:<8} {r['photos']:>6} {r['median_ms']:>10.1f} {r['p95_ms']:>8.1f} "
-              f"{r['floor_ms']:>9.1f} {r['ratio']:>6.1f}x {r['own_floor_ms']:>9.1f} "
-              f"{r['own_ratio']:>6.1f}x  {stages}")
+              f"{r['floor_ms']:>9.1f} {r['ratio']:>6.2f}x {r['own_floor_ms']:>9.1f} "
+              f"{r['own_ratio']:>6.2f}x  {stages}")
     print(f"(ms per photo ({args.clock} clock), median over photos of the median of runs; "
           "ratio = time / floor per photo, median; floor = decode + encode of the same file by "
           "OpenCV; own floor = the same with the file decoded as the load stage does)")
