@@ -6,8 +6,9 @@ the cheapest changes are tried first (one cell, then two), ordered by how much l
 probable they make the board, and the first board the solver proves unique is kept. The
 search is bounded in boards tried and in the solver's nodes over all of them, never in
 seconds: a photo gets the same answer on a busy machine as on an idle one. A board that
-already has one solution is never touched. A board with several solutions that no such change fixes may still be
-settled by the entries written by hand (`chosen_by_entries`): most of them are right.
+already has one solution is never touched. A board with several solutions that no such
+change fixes may still be settled by the entries written by hand (`chosen_by_entries`):
+most of them are right.
 """
 
 from __future__ import annotations
