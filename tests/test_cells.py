@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from benchmarks import dataset
-from pipeline._components import clarity_of
+from pipeline._components import clarity_of, components
 from pipeline._folds import border_lines, crossing_lines, without_folds
 from pipeline._windows import central_peaks, window_bounds
 from pipeline.cells import FAINT, digit_level, find_cells, read_cell, read_cells
@@ -332,3 +332,45 @@ def test_a_fold_that_runs_on_through_the_windows_beside_it_runs_through():
     level, bounds = _fold_through_windows(range(0, 3))  # at the grid's edge: one side only
     r, c = window(bounds, 4, 9)
     assert runs_through(level[r, c].astype(np.uint8), level, bounds, 4)
+
+
+def _one_thread_labels(binary: np.ndarray):
+    """OpenCV's own labelling on one thread (int32 labels), OpenCV's threads put back."""
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        return cv2.connectedComponentsWithStatsWithAlgorithm(binary, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    finally:
+        cv2.setNumThreads(threads)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_components_are_labelled_alike_whatever_opencvs_threads(threads):
+    """The square's ink labelled in one pass: the labels, boxes and centres of OpenCV's
+    one-thread labelling, with OpenCV set to any number of threads (a batch's worker runs
+    one, a photo alone every core), and OpenCV's setting left as it was."""
+    photo, corners = photo_of(draw_grid(example_board()))
+    binary = (ink_map(warp_grid(photo, corners)[0]) > 0.2).view(np.uint8)
+    expected = _one_thread_labels(binary)
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(threads)
+    try:
+        count, labels, stats, centroids = components(binary)
+        assert cv2.getNumThreads() == threads
+    finally:
+        cv2.setNumThreads(before)
+    assert count == expected[0] > 20
+    assert (labels == expected[1]).all()
+    assert (stats == expected[2]).all() and np.allclose(centroids, expected[3])
+
+
+def test_components_beyond_uint16_are_labelled_too():
+    """More components than uint16 labels hold (isolated pixels): labelled into int32 on
+    one thread, as OpenCV labels them, and OpenCV's threads put back."""
+    binary = np.zeros((600, 600), np.uint8)
+    binary[::2, ::2] = 1
+    before = cv2.getNumThreads()
+    count, labels, stats, _ = components(binary)
+    assert cv2.getNumThreads() == before
+    assert count == 300 * 300 + 1 > 65_536
+    assert labels.dtype == np.int32 and (labels == _one_thread_labels(binary)[1]).all()
