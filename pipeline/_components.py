@@ -38,7 +38,7 @@ def components(binary: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndar
     OpenCV labels in parallel, stripe by stripe, only into int32 labels: on the grid
     square that costs 2.3x the CPU of one pass with two threads (0.55 against 0.24 ms;
     1.2x with one), and the stripes' labels are numbered by another route (opencv/opencv
-    #26049), where their order decides ties. In one pass the labels are the same whatever
+    #26049), and their order may decide a tie. In one pass the labels are the same whatever
     OpenCV's threads: a batch's worker (one thread) and a photo alone (every core) read
     alike. An image with more components than uint16 holds is labelled into int32 with
     OpenCV's threads set to one for the call."""

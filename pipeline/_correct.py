@@ -31,9 +31,9 @@ FLOOR = 1e-3  # readings less probable than this are never tried
 SINGLES = 60  # the most plausible single changes that pairs are built from
 MAX_BOARDS = 1500  # boards handed to the solver at most
 MAX_NODES = 2_000  # solver budget per tried board
-SEARCH_NODES = 150_000  # solver nodes over all the boards tried, at most: up to about 1 s
-# at 5-7 us a node (the benchmarks' photos use 25 000 at most, docs/benchmarks.md); a bound
-# in work, not in seconds, so the answer never depends on the machine's load
+SEARCH_NODES = 150_000  # solver nodes over all the boards tried, at most: about 1 s at the
+# 7 us a node of a long search (the benchmarks' photos use 25 000 at most, docs/benchmarks.md);
+# a bound in work, not in seconds, so the answer never depends on the machine's load
 WINDOW = 4.6  # nats (100x): rival fixes less probable than this are not weighed
 MIN_SHARE = 2 / 3  # the chosen solution must be twice as probable as all rivals together
 DISPUTE_SOLUTIONS = 50  # solutions of a board with several compared to find its disputed cells
