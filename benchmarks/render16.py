@@ -12,6 +12,8 @@ built-in sans face, and a few TrueType faces when installed (DejaVu, Liberation)
 
 from __future__ import annotations
 
+import functools
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,18 +70,41 @@ def truetype_files() -> list[Path]:
 
 def glyph_mask(font: str, symbol: str, height: int, weight: int = 1) -> np.ndarray:
     """The symbol's ink in a font, float32 0..1, cropped to the ink and scaled to `height`
-    px. `font` is a name of font_names() or a TrueType file's path."""
-    canvas = np.zeros((200, 200), np.uint8)
+    px. `font` is a name of font_names() or a TrueType or OpenType file's path."""
     if font in HERSHEY:
+        canvas = np.zeros((200, 200), np.uint8)
         cv2.putText(canvas, symbol, (30, 150), HERSHEY[font], 4.0, 255, 4 + 3 * weight,
                     cv2.LINE_AA)
     else:
         face = "sans" if font == "opencv-sans" else str(TRUETYPE_DIR / TRUETYPE.get(font, font))
-        cv2.putText(canvas, symbol, (30, 150), 255, cv2.FontFace(face), 120, 0)
+        px = face_px(face)
+        canvas = np.zeros((2 * px, 2 * px), np.uint8)
+        cv2.putText(canvas, symbol, (px // 4, 5 * px // 4), 255, cv2.FontFace(face), px, 0)
     ys, xs = np.nonzero(canvas > 40)
     crop = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32) / 255
     width = max(1, round(crop.shape[1] * height / crop.shape[0]))
     return cv2.resize(crop, (width, height), interpolation=cv2.INTER_AREA)
+
+
+FACE_PX = 120  # px: the size a font file's symbols are drawn at, before scaling ...
+
+
+def face_px(face: str) -> int:
+    """... plus the file's own place among the installed font files, so that no two files
+    share a size: OpenCV 5 caches drawn glyphs by a key that two faces of one family share
+    (DejaVu Sans Mono, drawn after DejaVu Sans Bold at one size, draws the bold's glyphs),
+    and the size. Without it a face's glyphs depended on the faces drawn before it in the
+    process, so a photo on which font was drawn first."""
+    files = _font_files()
+    if face in files:
+        return FACE_PX + files.index(face)
+    return FACE_PX + len(files) + zlib.crc32(face.encode()) % 100  # another file: apart
+
+
+@functools.cache
+def _font_files() -> tuple[str, ...]:
+    """"sans" and every installed TrueType and OpenType file, in a fixed order."""
+    return ("sans", *sorted(str(path) for path in (*truetype_files(), *opentype_files())))
 
 
 def hex_puzzle(rng: np.random.Generator, givens: int = GIVENS) -> tuple[str, str]:

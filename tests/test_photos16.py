@@ -200,3 +200,45 @@ def test_folds_across_a_sixteen_grid_are_found_and_erased():
     photo = Photo(image, Header("array", image.shape[1], image.shape[0]))
     reading = read_photo(photo, builtin, sizes_named("auto"))
     assert reading.size == SIXTEEN and reading.board == board
+
+
+GLYPH_AFTER = """
+import hashlib, sys
+from benchmarks.render16 import glyph_mask
+for face in sys.argv[1:]:
+    mask = glyph_mask(face, "7", 30)
+print(hashlib.md5(mask.tobytes()).hexdigest())
+"""
+
+
+def _sister_faces() -> list[str]:
+    """Two installed upright font files of one family (one folder), or none."""
+    from benchmarks.render16 import opentype_files, truetype_files
+
+    by_folder: dict[Path, list[Path]] = {}
+    for path in (*truetype_files(), *opentype_files()):
+        if not any(word in path.stem for word in ("Italic", "Oblique")):
+            by_folder.setdefault(path.parent, []).append(path)
+    pairs = [sorted(paths)[:2] for paths in by_folder.values() if len(paths) >= 2]
+    return [str(path) for path in pairs[0]] if pairs else []
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace") or not _sister_faces(),
+                    reason="OpenCV 4, or no two font files of one family installed")
+def test_a_face_draws_its_own_glyphs_whatever_face_of_its_family_was_drawn_before():
+    # OpenCV 5 caches drawn glyphs by a key two faces of one family share: drawn at one
+    # size, the second face drew the first's glyphs, so a rendered photo depended on the
+    # photos rendered before it in the process (each check runs in a fresh process)
+    import subprocess
+    import sys
+
+    first, second = _sister_faces()
+    root = Path(__file__).resolve().parent.parent
+
+    def drawn(*faces: str) -> str:
+        run = subprocess.run([sys.executable, "-c", GLYPH_AFTER, *faces], cwd=root,
+                             capture_output=True, text=True, check=True, timeout=60)
+        return run.stdout.strip()
+
+    assert drawn(first, second) == drawn(second)
+    assert drawn(second, first) == drawn(first)
