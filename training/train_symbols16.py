@@ -1,13 +1,15 @@
 """Train the 16-symbol CNN (hex 0-9 A-F of 16x16 Super Sudoku) and export it to
 pipeline/models/symbols16.npz.
 
-    PYTHONPATH=. python training/train_symbols16.py [--photos 450] [--epochs 10]
+    PYTHONPATH=. python training/train_symbols16.py [--photos 600] [--epochs 10]
 
 The glyphs come from rendered 16x16 newspaper photos (`benchmarks/render16.py`) through
 the runtime's own stages (`pipeline.stages.cut_glyphs` from the known corners), so
-training and runtime glyphs are made alike. Fonts: OpenCV's Hershey faces and its sans,
-and every installed TrueType file (DejaVu, Liberation: regular, bold, italic, condensed,
-mono, serif), except HELD_OUT, kept for the benchmark. Grids are drawn 28-50 px a cell,
+training and runtime glyphs are made alike. Fonts: OpenCV's Hershey faces and its sans
+(OPENCV_SHARE of the photos), except HELD_OUT, kept for the benchmark; and every installed
+TrueType face (the font packages of training/README.md) one face per look
+(`training_fonts`). The OpenType faces are never drawn: `benchmarks.photos16
+--other-fonts` reads them as faces unseen. Grids are drawn 28-50 px a cell,
 straight or in perspective, sharp or blurred; a share of the photos (TAKEN_WORSE) is then
 taken as an old phone takes it (`taken_worse`: uneven light, a shaking hand, sensor noise,
 a squeezed JPEG, as the digit reader's synthetic photos are), and some of those are
@@ -19,6 +21,7 @@ glyphs of photos rendered with another seed. Needs torch (training only).
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from multiprocessing import Pool
 
@@ -28,6 +31,8 @@ import numpy as np
 from benchmarks.render16 import (
     CANONICAL,
     HERSHEY,
+    HEX,
+    glyph_mask,
     hex_puzzle,
     render_photo,
     truetype_files,
@@ -55,6 +60,11 @@ CREASE_SHADE = (0.35, 0.8)  # what a crease leaves of the paper's light: dark to
 SHAKEN = 0.25  # of the photos taken worse, the share with a shaking hand's blur ...
 SHAKE = (3, 10)  # ... 3-9 px long, odd (a fifth of the smallest cell at most)
 NOISE = 10.0  # grey levels: the strongest sensor noise
+LOOK = (12, 16)  # px (w, h): a symbol's thumbnail, by which faces that look alike are one
+WIDEST = 1.6  # of its height: a symbol wider is no newspaper's (an ornamental face)
+OPENCV_SHARE = 0.1  # of the photos, in OpenCV's own faces (as when 4 of the 42 faces were)
+SAME_LOOK = 0.02  # mean ink difference of the thumbnails: faces nearer in every symbol look
+# alike (Noto Sans and Noto Sans Math 0.014; DejaVu Sans and its condensed face 0.024)
 
 
 def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -85,16 +95,35 @@ def taken_worse(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(squeezed(noised(photo, rng, NOISE), rng), cv2.COLOR_GRAY2BGR)
 
 
-def training_fonts() -> list[str]:
+@functools.cache
+def training_fonts() -> tuple[str, ...]:
+    """Hershey faces (but HELD_OUT), OpenCV's sans, and the installed TrueType faces that
+    draw 16 distinct symbols no wider than WIDEST of their height, one face per look (most
+    of a script's Noto face is Noto Sans's Latin; a face without the symbols draws boxes)."""
     fonts = [f for f in (*HERSHEY, "opencv-sans") if f not in HELD_OUT]
-    return fonts + [str(p) for p in truetype_files()]
+    looks: list[np.ndarray] = []
+    for path in map(str, truetype_files()):
+        try:
+            masks = [glyph_mask(path, symbol, LOOK[1]) for symbol in HEX]
+        except (cv2.error, ValueError):  # the face draws no ink for a symbol
+            continue
+        look = np.stack([cv2.resize(m, LOOK, interpolation=cv2.INTER_AREA) for m in masks])
+        distinct = len({(t > 0.5).tobytes() for t in look}) == len(HEX)
+        if not distinct or any(m.shape[1] > WIDEST * m.shape[0] for m in masks):
+            continue
+        if all(np.abs(look - seen).mean(axis=(1, 2)).max() >= SAME_LOOK for seen in looks):
+            looks.append(look)
+            fonts.append(path)
+    return tuple(fonts)
 
 
 def photo_glyphs(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Glyphs (k, GLYPH, GLYPH) and class indices of one rendered photo's givens."""
     rng = np.random.default_rng(seed)
     fonts = training_fonts()
-    font = fonts[int(rng.integers(len(fonts)))]
+    opencv = [font for font in fonts if font in HERSHEY or font == "opencv-sans"]
+    faces = opencv if rng.random() < OPENCV_SHARE else fonts[len(opencv):]
+    font = faces[int(rng.integers(len(faces)))]
     board, solution = hex_puzzle(rng, givens=int(rng.integers(110, 160)))
     blur = float(rng.choice([0.0, 0.7, 1.2, 1.8]))
     photo = render_photo(board, solution, font, bool(rng.random() < 0.6), blur, seed, SIDES)
@@ -172,7 +201,7 @@ def fit_temperature(params: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray)
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--photos", type=int, default=450)
+    ap.add_argument("--photos", type=int, default=600)
     ap.add_argument("--epochs", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
