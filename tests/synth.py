@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 
@@ -212,3 +214,15 @@ def beside_solution(puzzle_side: int = 420, solution_side: int = 480,
     end = 60 + puzzle_side - 1
     corners = np.array([[60, 60], [end, 60], [end, end], [60, end]], np.float32)
     return cv2.cvtColor(cv2.GaussianBlur(page, (3, 3), 0), cv2.COLOR_GRAY2BGR), corners
+
+
+def sister_faces() -> list[str]:
+    """Two installed upright font files of one family (one folder), or none."""
+    from benchmarks.render16 import opentype_files, truetype_files
+
+    by_folder: dict[Path, list[Path]] = {}
+    for path in (*truetype_files(), *opentype_files()):
+        if not any(word in path.stem for word in ("Italic", "Oblique")):
+            by_folder.setdefault(path.parent, []).append(path)
+    pairs = [sorted(paths)[:2] for paths in by_folder.values() if len(paths) >= 2]
+    return [str(path) for path in pairs[0]] if pairs else []

@@ -19,6 +19,8 @@ from pipeline.report import shown_grid
 from pipeline.settings import sizes_named
 from solver.size import NINE, SIXTEEN
 
+from .synth import sister_faces
+
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 SEED = 7  # a puzzle and a photo the reader never trained on (its seeds start at 1 000 000)
 
@@ -211,19 +213,7 @@ print(hashlib.md5(mask.tobytes()).hexdigest())
 """
 
 
-def _sister_faces() -> list[str]:
-    """Two installed upright font files of one family (one folder), or none."""
-    from benchmarks.render16 import opentype_files, truetype_files
-
-    by_folder: dict[Path, list[Path]] = {}
-    for path in (*truetype_files(), *opentype_files()):
-        if not any(word in path.stem for word in ("Italic", "Oblique")):
-            by_folder.setdefault(path.parent, []).append(path)
-    pairs = [sorted(paths)[:2] for paths in by_folder.values() if len(paths) >= 2]
-    return [str(path) for path in pairs[0]] if pairs else []
-
-
-@pytest.mark.skipif(not hasattr(cv2, "FontFace") or not _sister_faces(),
+@pytest.mark.skipif(not hasattr(cv2, "FontFace") or not sister_faces(),
                     reason="OpenCV 4, or no two font files of one family installed")
 def test_a_face_draws_its_own_glyphs_whatever_face_of_its_family_was_drawn_before():
     # OpenCV 5 caches drawn glyphs by a key two faces of one family share: drawn at one
@@ -232,7 +222,7 @@ def test_a_face_draws_its_own_glyphs_whatever_face_of_its_family_was_drawn_befor
     import subprocess
     import sys
 
-    first, second = _sister_faces()
+    first, second = sister_faces()
     root = Path(__file__).resolve().parent.parent
 
     def drawn(*faces: str) -> str:

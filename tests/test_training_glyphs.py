@@ -1,14 +1,20 @@
 """The training-side glyph helpers for the pen digit head (training/mnist_digits.py and
 training/pen_augment.elastic): MNIST made into the runtime's glyph format, and the
 augmentations keeping glyphs in range; and the 16-symbol reader's photos taken worse
-(training/train_symbols16.taken_worse)."""
+(training/train_symbols16.taken_worse) and its faces, one per look."""
 
+import shutil
+
+import cv2
 import numpy as np
+import pytest
 
 from pipeline._glyph import GLYPH, GLYPH_BOX
 from training.mnist_digits import glyph_of, softened
 from training.pen_augment import elastic
-from training.train_symbols16 import creased, taken_worse
+from training.train_symbols16 import creased, distinct_faces, taken_worse
+
+from .synth import sister_faces
 
 
 def _bar(height: int = 16, width: int = 4) -> np.ndarray:
@@ -53,3 +59,14 @@ def test_a_sixteen_photo_taken_worse_keeps_its_size_and_most_of_its_paper():
     assert abs(float(np.median(worse)) - 230) < 60
     lines = creased(paper[..., 0], np.random.default_rng(4))
     assert lines.min() < 200 and np.median(lines) == 230
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace") or not sister_faces(),
+                    reason="OpenCV 4, or no two font files of one family installed")
+def test_the_sixteen_reader_trains_on_each_look_of_face_once(tmp_path):
+    first, second = sister_faces()
+    copy = tmp_path / ("copy" + first[first.rindex("."):])
+    shutil.copyfile(first, copy)  # another file (drawn at another size), the same look
+    boxes = tmp_path / "boxes.ttf"
+    boxes.write_bytes(b"no font")  # a file OpenCV cannot draw from
+    assert distinct_faces([first, str(boxes), second, str(copy)]) == [first, second]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import functools
 import time
+from collections.abc import Iterable
 from multiprocessing import Pool
 
 import cv2
@@ -63,8 +64,9 @@ NOISE = 10.0  # grey levels: the strongest sensor noise
 LOOK = (12, 16)  # px (w, h): a symbol's thumbnail, by which faces that look alike are one
 WIDEST = 1.6  # of its height: a symbol wider is no newspaper's (an ornamental face)
 OPENCV_SHARE = 0.1  # of the photos, in OpenCV's own faces (as when 4 of the 42 faces were)
-SAME_LOOK = 0.02  # mean ink difference of the thumbnails: faces nearer in every symbol look
-# alike (Noto Sans and Noto Sans Math 0.014; DejaVu Sans and its condensed face 0.024)
+SAME_LOOK = 0.015  # mean ink difference of the thumbnails under which faces look alike: a
+# face drawn at two sizes 0.003-0.009, Noto Sans and Noto Sans Math 0.008, the nearest weights
+# or widths of one family 0.027-0.043
 
 
 def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -97,24 +99,31 @@ def taken_worse(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @functools.cache
 def training_fonts() -> tuple[str, ...]:
-    """Hershey faces (but HELD_OUT), OpenCV's sans, and the installed TrueType faces that
-    draw 16 distinct symbols no wider than WIDEST of their height, one face per look (most
-    of a script's Noto face is Noto Sans's Latin; a face without the symbols draws boxes)."""
+    """Hershey faces (but HELD_OUT), OpenCV's sans, and the installed TrueType faces
+    (`distinct_faces`)."""
     fonts = [f for f in (*HERSHEY, "opencv-sans") if f not in HELD_OUT]
+    return (*fonts, *distinct_faces(map(str, truetype_files())))
+
+
+def distinct_faces(paths: Iterable[str]) -> list[str]:
+    """The font files that draw 16 distinct symbols no wider than WIDEST of their height,
+    one file per look (most of a script's Noto face is Noto Sans's Latin; a face without
+    the symbols draws boxes)."""
+    kept: list[str] = []
     looks: list[np.ndarray] = []
-    for path in map(str, truetype_files()):
+    for path in paths:
         try:
             masks = [glyph_mask(path, symbol, LOOK[1]) for symbol in HEX]
-        except (cv2.error, ValueError):  # the face draws no ink for a symbol
+        except (cv2.error, ValueError):  # no font, or no ink for a symbol
             continue
         look = np.stack([cv2.resize(m, LOOK, interpolation=cv2.INTER_AREA) for m in masks])
         distinct = len({(t > 0.5).tobytes() for t in look}) == len(HEX)
         if not distinct or any(m.shape[1] > WIDEST * m.shape[0] for m in masks):
             continue
-        if all(np.abs(look - seen).mean(axis=(1, 2)).max() >= SAME_LOOK for seen in looks):
+        if all(np.abs(look - seen).mean() >= SAME_LOOK for seen in looks):
             looks.append(look)
-            fonts.append(path)
-    return tuple(fonts)
+            kept.append(path)
+    return kept
 
 
 def photo_glyphs(seed: int) -> tuple[np.ndarray, np.ndarray]:
