@@ -95,8 +95,9 @@ def face_px(face: str) -> int:
     """... plus the file's own place among the installed font files, so that no two files
     share a size: OpenCV 5 caches drawn glyphs by a key that two faces of one family share
     (DejaVu Sans Mono, drawn after DejaVu Sans Bold at one size, draws the bold's glyphs),
-    and the size. Without it a face's glyphs depended on the faces drawn before it in the
-    process, so a photo on which font was drawn first."""
+    and the size. Without it a face's glyphs, so a rendered photo, depended on the faces
+    the process had drawn before. (Installing fonts moves the sizes, and so a face's
+    anti-aliasing a little.)"""
     files = _font_files()
     if face in files:
         return FACE_PX + files.index(face)
