@@ -93,10 +93,10 @@ FACE_PX = 120  # px: the size a font file's symbols are drawn at, before scaling
 
 def face_px(face: str) -> int:
     """... plus the file's own place among the installed font files, so that no two files
-    share a size: OpenCV 5 caches drawn glyphs by a key that two faces of one family share
-    (DejaVu Sans Mono, drawn after DejaVu Sans Bold at one size, draws the bold's glyphs),
-    and the size. Without it a face's glyphs, so a rendered photo, depended on the faces
-    the process had drawn before. (Installing fonts moves the sizes, and so a face's
+    share a size: OpenCV 5 caches drawn glyphs, and a face drawn after another at the same
+    size can draw the other's (DejaVu Sans Mono after DejaVu Sans Bold draws the bold's);
+    the cache's key holds the size. Without it a face's glyphs, so a rendered photo,
+    depended on what the process had done before. (Installing fonts moves the sizes, and so a face's
     anti-aliasing a little.)"""
     files = _font_files()
     if face in files:

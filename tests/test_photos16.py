@@ -216,9 +216,9 @@ print(hashlib.md5(mask.tobytes()).hexdigest())
 @pytest.mark.skipif(not hasattr(cv2, "FontFace") or not sister_faces(),
                     reason="OpenCV 4, or no two font files of one family installed")
 def test_a_face_draws_its_own_glyphs_whatever_face_of_its_family_was_drawn_before():
-    # OpenCV 5 caches drawn glyphs by a key two faces of one family share: drawn at one
-    # size, the second face drew the first's glyphs, so a rendered photo depended on the
-    # photos rendered before it in the process (each check runs in a fresh process)
+    # OpenCV 5 caches drawn glyphs: drawn at one size, the second face of a family drew
+    # the first's, so a rendered photo depended on what the process had drawn before
+    # (each check runs in a fresh process)
     import subprocess
     import sys
 
