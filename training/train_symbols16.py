@@ -131,7 +131,8 @@ def photo_glyphs(seed: int) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     fonts = training_fonts()
     opencv = [font for font in fonts if font in HERSHEY or font == "opencv-sans"]
-    faces = opencv if rng.random() < OPENCV_SHARE else fonts[len(opencv):]
+    others = fonts[len(opencv):]  # none where no TrueType font is installed
+    faces = opencv if rng.random() < OPENCV_SHARE or not others else others
     font = faces[int(rng.integers(len(faces)))]
     board, solution = hex_puzzle(rng, givens=int(rng.integers(110, 160)))
     blur = float(rng.choice([0.0, 0.7, 1.2, 1.8]))
