@@ -77,11 +77,9 @@ def glyph_mask(font: str, symbol: str, height: int, weight: int = 1) -> np.ndarr
                     cv2.LINE_AA)
     else:
         face = "sans" if font == "opencv-sans" else str(TRUETYPE_DIR / TRUETYPE.get(font, font))
-        drawn, px = cv2.FontFace(face), face_px(face)
-        if not drawn.getName():  # OpenCV could not read it (and would draw its own sans)
-            raise ValueError(f"OpenCV cannot read the font {face}")
+        px = face_px(face)
         canvas = np.zeros((2 * px, 2 * px), np.uint8)
-        cv2.putText(canvas, symbol, (px // 4, 5 * px // 4), 255, drawn, px, 0)
+        cv2.putText(canvas, symbol, (px // 4, 5 * px // 4), 255, _font_face(face), px, 0)
     ys, xs = np.nonzero(canvas > 40)
     crop = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32) / 255
     width = max(1, round(crop.shape[1] * height / crop.shape[0]))
@@ -102,6 +100,16 @@ def face_px(face: str) -> int:
     if face in files:
         return FACE_PX + files.index(face)
     return FACE_PX + len(files) + zlib.crc32(face.encode()) % 100  # another file: apart
+
+
+@functools.cache
+def _font_face(face: str) -> cv2.FontFace:
+    """The face, its file read once per process (raises ValueError for a file OpenCV
+    cannot read: it would draw its own sans instead)."""
+    drawn = cv2.FontFace(face)
+    if not drawn.getName():
+        raise ValueError(f"OpenCV cannot read the font {face}")
+    return drawn
 
 
 @functools.cache
