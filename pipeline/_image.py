@@ -12,6 +12,8 @@ import numpy as np
 
 WORK_SIDE = 800  # longest side of the working copy, px
 INK_DELTA = 7  # grey levels below the local mean that make ink
+PAPER_SPAN = 9  # px of the working copy: the paper's level near a pixel is the brightest
+# within this span (wider than a digit's stroke or a thick line there), smoothed as wide
 LOW_SPAN = 70  # a grey span under this is stretched: the lowest among the training photos is 74
 TYPICAL_SPAN = 110  # median 1st-99th percentile span of the training photos' grey levels
 SPAN_QUANTILES = (0.01, 0.99)  # a photo's grey span: between these quantiles of its levels
@@ -162,6 +164,17 @@ def ink_mask(grey: np.ndarray, delta: int = INK_DELTA) -> np.ndarray:
     mean = cv2.boxFilter(blurred, -1, (block, block), borderType=cv2.BORDER_REPLICATE)
     darker = cv2.subtract(mean, blurred)  # saturates at 0 where the pixel is lighter
     return cv2.threshold(darker, delta - 1, 255, cv2.THRESH_BINARY)[1]
+
+
+def under_paper_mask(grey: np.ndarray, delta: int) -> np.ndarray:
+    """Binary mask (255 = ink) of the pixels at least `delta` grey levels darker than the
+    paper around them: the brightest pixel within PAPER_SPAN, smoothed as wide. Unlike
+    `ink_mask`'s block mean, the paper's level is not dragged down by thick lines and
+    digits nearby, so a faint thin line beside them still passes."""
+    blurred = cv2.GaussianBlur(grey, (3, 3), 0)
+    span = cv2.getStructuringElement(cv2.MORPH_RECT, (PAPER_SPAN, PAPER_SPAN))
+    paper = cv2.blur(cv2.dilate(blurred, span), (PAPER_SPAN, PAPER_SPAN))
+    return cv2.threshold(cv2.subtract(paper, blurred), delta - 1, 255, cv2.THRESH_BINARY)[1]
 
 
 def clamped_box(points: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:

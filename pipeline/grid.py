@@ -50,6 +50,7 @@ from ._image import (
     grey_and_small,
     ink_mask,
     stretched,
+    under_paper_mask,
     unshaded,
 )
 from ._quads import hull_to_quad, order_corners, rough_corners
@@ -63,6 +64,11 @@ INK_DELTAS = (INK_DELTA, 4)  # tried in turn: a blurred or glared grid's lines p
 SMALL_CELL_DELTA = 24  # tried last for grids of more than 9 cells a side: a blurred line of
 # strong contrast spreads over much of their small cells at the low thresholds; this keeps
 # only its core
+PAPER_DELTAS = (20, 12)  # grey levels under the paper's own level (`under_paper_mask`),
+# tried in turn for grids of more than FINE cells a side where no other search of the whole
+# photo finds one: a shaken camera leaves their thin lines some 25 levels under the paper,
+# fewer than `ink_mask` sees where thick box lines and digits drag a block's mean down (the
+# other masks go first: where they hold a grid, their thinner lines place it closer)
 MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
@@ -214,9 +220,10 @@ def _grid_otherwise(
 ) -> tuple[np.ndarray, float, int] | None:
     """Where no grid was found in the photo as it is: one a crease joins to the whole page
     (its masks with the creases erased), else one of small cells on a finer copy
-    (`_grid_finer`), else a small one on a page (window by window)."""
+    (`_grid_finer`), else one whose thin lines only the ink under the paper's own level
+    holds (a shaken camera: PAPER_DELTAS), else a small one on a page (window by window)."""
     return (_grid_in(*working, ns, creased=True) or _grid_finer(working[0], ns)
-            or _grid_on_page(working[0], ns))
+            or _grid_in(*working, ns, under_paper=True) or _grid_on_page(working[0], ns))
 
 
 def _grid_finer(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:
@@ -242,7 +249,7 @@ def _working(image: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, float] |
 
 def _grid_in(
     grey: np.ndarray, small: np.ndarray, scale: float, ns: tuple[int, ...],
-    creased: bool = False, grainy: Callable[[], bool] | None = None,
+    creased: bool = False, grainy: Callable[[], bool] | None = None, under_paper: bool = False,
 ) -> tuple[np.ndarray, float, int] | None:
     """`find_grid` on the image's working copy `small` (`grey` shrunk, `scale` back up);
     `creased`: on its masks with the creases across the photo erased (`_creases`), for a
@@ -250,9 +257,11 @@ def _grid_in(
     CONFIDENT is searched again smoothed by GRAIN_BLUR, and the better grid kept: a sensor's
     grain passes the ink threshold in specks all over a grid filled in by hand, whose cells
     the line structure then cannot tell from its lines (`grainy`: whether `small` is, asked
-    once for all the sizes looked for; measured here when not given)."""
-    if creased:
-        best = _best_of_masks(stretched(small), ns, without_creases)
+    once for all the sizes looked for; measured here when not given). `under_paper`: on
+    its masks of ink under the paper's own level alone (`_best_of_masks`)."""
+    if creased or under_paper:
+        best = _best_of_masks(stretched(small), ns, without_creases if creased else None,
+                              under_paper)
     else:
         best = _best_as_is_or_unshaded(small, ns)
         grainy = grainy or (lambda: grain_level(small) >= GRAINY)
@@ -312,7 +321,7 @@ def _grid_in_windows(
     for y in range(0, h - height + 1, max(1, height // 2)):
         for x in range(0, w - width + 1, max(1, width // 2)):
             window = big[y : y + height, x : x + width]
-            score, quad, n = _best_as_is_or_unshaded(window, ns, WINDOW_HINT)
+            score, quad, n = _best_as_is_or_unshaded(window, ns, WINDOW_HINT, True)
             inner = (x > 0, y > 0, x + width < w, y + height < h)  # sides not the photo's
             if quad is not None and score >= MIN_SCORE and not _cut_by(quad, window, inner):
                 found.append((score, quad + np.float32([x, y]), n))
@@ -370,32 +379,47 @@ def _runs_on(mask: np.ndarray, quad: np.ndarray, n: int) -> bool:
     return False
 
 
-def _best_as_is_or_unshaded(small: np.ndarray, ns: tuple[int, ...], hint: float = 0.0) -> Found:
+def _best_as_is_or_unshaded(
+    small: np.ndarray, ns: tuple[int, ...], hint: float = 0.0, under_paper: bool = False
+) -> Found:
     """The best quad of `small` as it is, or, when that is no grid but scores at least
     `hint`, of `small` divided by its paper (`unshaded`): boxes shaded in a tint, or a
     photo on a page whose paper is another grey (its edge a frame around the grid, whose
-    own lines then pass no mask)."""
-    best = _best_of_masks(stretched(small), ns)
+    own lines then pass no mask). With `under_paper`, where neither holds a grid but the
+    ink as it is scores `hint`, of its masks of ink under the paper's own level
+    (`_best_of_masks`)."""
+    flat = stretched(small)
+    best = _best_of_masks(flat, ns)
     if (best[1] is None or best[0] < MIN_SCORE) and best[0] >= hint:
         best = _best_of_masks(stretched(unshaded(small)), ns)
+    if under_paper and (best[1] is None or best[0] < MIN_SCORE) and best[0] >= hint:
+        best = _better(best, [_best_of_masks(flat, ns, under_paper=True)])
     return best
 
 
 def _best_of_masks(
     small: np.ndarray, ns: tuple[int, ...],
-    cleaned: Callable[[np.ndarray], np.ndarray] | None = None,
+    cleaned: Callable[[np.ndarray], np.ndarray] | None = None, under_paper: bool = False,
 ) -> Found:
     """The best quad of `small`'s ink masks, each ink threshold in turn until one is
-    CONFIDENT; with `cleaned`, of each mask it changes (the same array: unchanged), cleaned."""
+    CONFIDENT; with `cleaned`, of each mask it changes (the same array: unchanged),
+    cleaned. `under_paper`: of the masks of ink under the paper's own level instead
+    (`under_paper_mask`, PAPER_DELTAS), for the sizes of more than FINE cells a side."""
     best: Found = (0.0, None, ns[0])
-    deltas = INK_DELTAS + ((SMALL_CELL_DELTA,) if max(ns) > 9 else ())
-    for delta in deltas:
-        mask = ink_mask(small, delta)
+    fine = tuple(n for n in ns if n > FINE)
+    if under_paper:
+        tries = [(under_paper_mask, delta, fine) for delta in PAPER_DELTAS] if fine else []
+    else:
+        tries = [(ink_mask, delta, ns) for delta in INK_DELTAS]
+        if fine:
+            tries.append((ink_mask, SMALL_CELL_DELTA, ns))
+    for masked, delta, sizes in tries:
+        mask = masked(small, delta)
         if cleaned is not None:
             mask, before = cleaned(mask), mask
             if mask is before:  # nothing cleaned: searched as it is already
                 continue
-        found = best_quad(mask, ns)
+        found = best_quad(mask, sizes)
         if found[1] is not None and found[0] > best[0]:
             best = found
         if best[0] >= CONFIDENT:

@@ -650,3 +650,20 @@ def test_the_ink_blocks_of_a_frame_wider_than_a_phone_s_are_counted_as_16_9():
     assert block_side((320, 832)) == block_side((320, 568)) < (832 // BLOCKS) | 1
     assert block_side((2496, 960)) == block_side((1706, 960))
     assert block_side((10, 10)) == 3
+
+
+def test_ink_under_the_paper_keeps_a_faint_line_beside_a_thick_one():
+    """A thin line 25 grey levels under the paper, 6 px from a thick black line: the block
+    mean `ink_mask` compares with is dragged down by the thick line, so the thin one is
+    lost there; against the paper's own level (the brightest nearby) it stays ink, and
+    the paper between them stays paper."""
+    from pipeline._image import ink_mask, under_paper_mask
+
+    grey = np.full((60, 80), 200, np.uint8)
+    grey[:, 30:34] = 20  # a thick box line
+    grey[:, 40] = 175  # a faint thin line beside it
+    faint, paper = (slice(10, 50), 40), (slice(10, 50), 60)
+    assert not ink_mask(grey, 7)[faint].any()
+    under = under_paper_mask(grey, 12)
+    assert under[faint].all() and under[:, 30:34].all()
+    assert not under[paper].any() and not under[:, 36].any()

@@ -128,12 +128,41 @@ def test_a_washed_out_blurred_sixteen_grid_is_found_on_a_finer_copy(monkeypatch)
     side = np.linalg.norm(shot.corners[1] - shot.corners[0])
     assert np.abs(outline.corners - shot.corners).max() < 0.01 * side
     monkeypatch.setattr(grid, "FINE_SIDE", grid.WORK_SIDE)  # the working copy's own
+    monkeypatch.setattr(grid, "PAPER_DELTAS", ())  # and its ink under the paper, searched next
     try:
         coarse = find_outline(photo, sizes_named("auto"))
     except NoGrid:
         coarse = None
     assert coarse is None or coarse.size != SIXTEEN  # at most a part of it, as 9x9
     assert grid._grid_finer(outline.grey, (9,)) is None  # 9x9 cells are large enough
+
+
+@pytest.mark.parametrize("font,perspective,seed", [
+    ("hershey-complex", False, 49), ("hershey-duplex", True, 24)])
+def test_a_shaken_sixteen_grid_is_found_whole_by_its_ink_under_the_paper(
+        monkeypatch, font, perspective, seed):
+    """A 16x16 puzzle shaken during the exposure (a 9 px motion blur): its thin lines lie
+    some 25 grey levels under the paper, but beside its thick box lines and digits a
+    block's mean is dragged as low, so no ink mask held them and only a 9x9 part of the
+    grid, or nothing, was found. The ink under the paper's own level holds them."""
+    from benchmarks.robustness import SHAKE, motion_blurred
+    from pipeline import grid
+
+    board, solution = hex_puzzle(np.random.default_rng(seed))
+    shot = render_photo(board, solution, font, perspective, 1.5, seed)
+    angle = float(np.random.default_rng(seed).uniform(0, 180))
+    image = motion_blurred(shot.image, SHAKE, angle)
+    photo = Photo(image, Header("array", image.shape[1], image.shape[0]))
+    outline = find_outline(photo, sizes_named("auto"))
+    assert outline.size == SIXTEEN
+    side = np.linalg.norm(shot.corners[1] - shot.corners[0])
+    assert np.abs(outline.corners - shot.corners).max() < 0.02 * side
+    monkeypatch.setattr(grid, "PAPER_DELTAS", ())  # the block means' masks alone
+    try:
+        before = find_outline(photo, sizes_named("auto"))
+    except NoGrid:
+        before = None
+    assert before is None or before.size != SIXTEEN
 
 
 @pytest.mark.parametrize("font,perspective,blur,seed", [
