@@ -65,10 +65,11 @@ SMALL_CELL_DELTA = 24  # tried last for grids of more than 9 cells a side: a blu
 # strong contrast spreads over much of their small cells at the low thresholds; this keeps
 # only its core
 PAPER_DELTAS = (20, 12)  # grey levels under the paper's own level (`under_paper_mask`),
-# tried in turn for grids of more than FINE cells a side where no other search of the whole
-# photo finds one: a shaken camera leaves their thin lines some 25 levels under the paper,
-# fewer than `ink_mask` sees where thick box lines and digits drag a block's mean down (the
-# other masks go first: where they hold a grid, their thinner lines place it closer)
+# tried in turn for grids of more than FINE cells a side where the other masks find none
+# (the whole photo's after its creased and finer searches; a window's last): a shaken
+# camera leaves their thin lines some 25 levels under the paper, fewer than `ink_mask` sees
+# where thick box lines and digits drag a block's mean down (the other masks go first:
+# where they hold a grid, their thinner lines place it closer)
 MIN_SCORE = 0.6  # a structure score from which a quad is taken for a grid
 CONFIDENT = 0.9  # a score only a real grid reaches: it ends the search
 SHORTLIST = 2  # best-ranked candidates verified in full
@@ -388,12 +389,12 @@ def _best_as_is_or_unshaded(
     own lines then pass no mask). With `under_paper`, where neither holds a grid but the
     ink as it is scores `hint`, of its masks of ink under the paper's own level
     (`_best_of_masks`)."""
-    flat = stretched(small)
-    best = _best_of_masks(flat, ns)
+    as_is = stretched(small)
+    best = _best_of_masks(as_is, ns)
     if (best[1] is None or best[0] < MIN_SCORE) and best[0] >= hint:
         best = _best_of_masks(stretched(unshaded(small)), ns)
     if under_paper and (best[1] is None or best[0] < MIN_SCORE) and best[0] >= hint:
-        best = _better(best, [_best_of_masks(flat, ns, under_paper=True)])
+        best = _better(best, [_best_of_masks(as_is, ns, under_paper=True)])
     return best
 
 
