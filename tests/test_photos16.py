@@ -165,6 +165,33 @@ def test_a_shaken_sixteen_grid_is_found_whole_by_its_ink_under_the_paper(
     assert before is None or before.size != SIXTEEN
 
 
+def test_a_blurred_sixteen_grid_small_on_a_page_is_found_by_its_ink_under_the_paper(
+        monkeypatch):
+    """A blurred 16x16 puzzle at 20 % of a page of text: its cells are some 15 px in the
+    windows searched, and no window's ink mask held its thin lines beside the thick ones,
+    so no grid was found. In a window whose ink hints at a grid, the ink under the
+    paper's own level is searched last, and holds them."""
+    from benchmarks.robustness import on_a_page
+    from pipeline import grid
+
+    seed = 21
+    board, solution = hex_puzzle(np.random.default_rng(seed))
+    shot = render_photo(board, solution, "hershey-duplex", False, 1.5, seed)
+    page = on_a_page(0.2)(shot.image, np.random.default_rng(seed))
+    photo = Photo(page, Header("array", page.shape[1], page.shape[0]))
+    outline = find_outline(photo, sizes_named("auto"))
+    assert outline.size == SIXTEEN
+    share = 0.2 * page.shape[1] / shot.image.shape[1]
+    top = (page.shape[0] - round(shot.image.shape[0] * share)) // 2
+    left = (page.shape[1] - round(shot.image.shape[1] * share)) // 2
+    corners = shot.corners * share + np.float32([left, top])
+    side = np.linalg.norm(corners[1] - corners[0])
+    assert np.abs(outline.corners - corners).max() < 0.02 * side
+    monkeypatch.setattr(grid, "PAPER_DELTAS", ())  # the block means' masks alone
+    with pytest.raises(NoGrid):
+        find_outline(photo, sizes_named("auto"))
+
+
 @pytest.mark.parametrize("font,perspective,blur,seed", [
     ("hershey-duplex", False, 0.0, 1), ("hershey-triplex", True, 1.5, 11)])
 def test_a_sixteen_grid_beside_a_larger_nine_grid_on_a_wide_page_is_read(
