@@ -224,7 +224,16 @@ def _grid_otherwise(
     (`_grid_finer`), else one whose thin lines only the ink under the paper's own level
     holds (a shaken camera: PAPER_DELTAS), else a small one on a page (window by window)."""
     return (_grid_in(*working, ns, creased=True) or _grid_finer(working[0], ns)
-            or _grid_in(*working, ns, under_paper=True) or _grid_on_page(working[0], ns))
+            or _grid_under_paper(working, ns) or _grid_on_page(working[0], ns))
+
+
+def _grid_under_paper(
+    working: tuple[np.ndarray, np.ndarray, float], ns: tuple[int, ...]
+) -> tuple[np.ndarray, float, int] | None:
+    """A grid of more than FINE cells a side whose thin lines only the working copy's ink
+    under the paper's own level holds (PAPER_DELTAS); None at once for smaller sizes."""
+    fine = tuple(n for n in ns if n > FINE)
+    return _grid_in(*working, fine, under_paper=True) if fine else None
 
 
 def _grid_finer(grey: np.ndarray, ns: tuple[int, ...]) -> tuple[np.ndarray, float, int] | None:
