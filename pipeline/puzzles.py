@@ -2,10 +2,11 @@
 
 A board of any size (4x4, 9x9, 16x16, 25x25: told by its number of cells) may be written on
 one line (dots or zeros for blanks) or as a grid over several lines, with spaces, '|' and
-separator lines of '-' and '+'; 16x16 in hex (0-F, '.' blank) or 1-9 A-G (see
-solver/alphabet.py). A file holds one puzzle per line, or grids separated by blank lines;
-lines starting with '#' are comments. Records show 16x16 boards in hex with '.' blanks, or
-in 1-9 A-G when they were typed so (`alphabet`: "letters").
+separator lines of '-' and '+'; 16x16 in hex (0-F, '.' blank) or 1-9 A-G, and any size as
+numbers between spaces or commas (see solver/alphabet.py). A file holds one puzzle per
+line, or grids separated by blank lines; lines starting with '#' are comments. Records show
+16x16 boards in hex with '.' blanks, or in 1-9 A-G when they were typed so (`alphabet`:
+"letters"), and boards typed as numbers as numbers between spaces ("numbers").
 """
 
 from __future__ import annotations

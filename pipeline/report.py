@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from solver import format_grid
-from solver.alphabet import display
+from solver.alphabet import Numbers, display, number_tokens
 from solver.size import size_for_cells
 
 from .output import write_atomically
@@ -159,8 +159,10 @@ def describe_puzzle(rec: Record, single: bool) -> str:
 
 def shown_grid(board: str, written: str | None = None) -> str:
     """A record's board or solution (in its display alphabet, solver.alphabet.display, or
-    in 1-9 A-G when `written` says "letters") as a grid with box separators, any size."""
-    alphabet = display(size_for_cells(len(board)), written)
+    in 1-9 A-G when `written` says "letters", as numbers when it says "numbers") as a grid
+    with box separators, any size."""
+    cells = len(number_tokens(board)) if written == Numbers.name else len(board)
+    alphabet = display(size_for_cells(cells), written)
     return format_grid(alphabet.read(board), alphabet=alphabet)
 
 

@@ -6,7 +6,9 @@ values 1..n. People write them otherwise:
 - 4x4 and 9x9: the digits 1..n, with '.', '0', '_' or '-' for an empty cell;
 - 16x16 "hex", as the newspaper prints its Super Sudoku: 0-9 then A-F for the sixteen
   values, '.' (or '_', '-') for an empty cell;
-- 16x16 "letters" (and 25x25): 1-9 then A-G (A-P), '0' or '.' (or '_', '-') empty.
+- 16x16 "letters" (and 25x25): 1-9 then A-G (A-P), '0' or '.' (or '_', '-') empty;
+- any size as "numbers", as puzzle sets and spreadsheets write the larger boards: the
+  values 1..n as whole numbers between spaces or commas, '0' (or '.', '_', '-') empty.
 
 Letters are read in either case. A 16x16 board says which alphabet it uses by a 'G'
 (letters) or by a '0' beside '.' blanks (hex). Without either it is ambiguous (a '0' alone
@@ -19,7 +21,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .size import SYMBOLS, Size
+from .size import BOXES_SUPPORTED, SYMBOLS, Size
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,10 @@ class Alphabet:
             table = {**self._from_canonical, "0": blank}
         return "".join([table[ch] for ch in board])
 
+    def cells(self, board: str, blank: str | None = None) -> list[str]:
+        """Each cell of a canonical board as written in this alphabet (see `write`)."""
+        return list(self.write(board, blank))
+
     def describe(self) -> str:
         """'use 1-9, and . or 0 for blanks' and the like, for error messages."""
         blanks = " or ".join(ch for ch in self.blanks if ch in ".0")
@@ -79,6 +85,92 @@ class Alphabet:
         return table
 
 
+@dataclass(frozen=True)
+class Numbers:
+    """A board written as whole numbers, one a cell, between spaces or commas (NUMBER_GAPS):
+    the values 1..n as numbers, an empty cell as 0 (or '.', '_', '-'). A 16x16 board typed
+    so writes 16 for its last value, where hex writes F and 1-9 A-G writes G."""
+
+    n: int
+    name: str = "numbers"
+    blank: str = "0"
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        """The values 1..n as written: '1', ..., '16'."""
+        return tuple(str(value) for value in range(1, self.n + 1))
+
+    def read(self, raw: str) -> str:
+        """The canonical board of `raw`, its numbers between NUMBER_GAPS; raises ValueError
+        naming the first that is no value of this size."""
+        return "".join(self._canonical(token) for token in number_tokens(raw))
+
+    def _canonical(self, token: str) -> str:
+        if len(token) == 1 and token in DIGIT_BLANKS:
+            return "0"
+        if not token.isdigit() or int(token) > self.n:
+            raise ValueError(f"unexpected number {token!r} in a {self.n}x{self.n} board"
+                             f" ({self.describe()})")
+        return SYMBOLS[int(token) - 1] if int(token) else "0"
+
+    def write(self, board: str, blank: str | None = None) -> str:
+        """A canonical board as numbers between single spaces (empty cells as `blank`)."""
+        return " ".join(self.cells(board, blank))
+
+    def cells(self, board: str, blank: str | None = None) -> list[str]:
+        """Each cell of a canonical board as its number (an empty one as `blank`)."""
+        empty = self.blank if blank is None else blank
+        return [empty if ch == "0" else str(SYMBOLS.index(ch) + 1) for ch in board]
+
+    def describe(self) -> str:
+        return f"use the numbers 1-{self.n}, and 0 or . for blanks"
+
+
+NUMBER_GAPS = " \t\r\n,;|+"  # what separates the numbers of a board written as numbers
+
+
+def number_tokens(text: str) -> list[str]:
+    """The words of `text` between NUMBER_GAPS (lines drawn of '-' and '+' are words too:
+    `board.read_board` drops them first). Where commas or semicolons part the fields, as a
+    spreadsheet writes its rows, an empty field is an empty cell ('0'); when that makes no
+    board, a comma ending a line ends its last field (as some write every field)."""
+    if "," not in text and ";" not in text:
+        return _words(text)
+    lines = [line for line in text.replace(";", ",").splitlines() if line.strip()]
+    every = _fields(lines)
+    if len(every) in BOARD_CELLS:
+        return every
+    ended = _fields([line.rstrip().removesuffix(",") for line in lines])
+    return ended if len(ended) in BOARD_CELLS else every
+
+
+BOARD_CELLS = tuple(box**4 for box in BOXES_SUPPORTED)  # the cells of the boards solved
+
+
+def _fields(lines: list[str]) -> list[str]:
+    """The words of comma-separated lines, an empty field as '0'."""
+    return [word for line in lines for field in line.split(",")
+            for word in (_words(field) or ["0"])]
+
+
+def _words(text: str) -> list[str]:
+    for gap in NUMBER_GAPS[1:]:
+        text = text.replace(gap, " ")
+    return text.split()
+
+
+def written_in_numbers(text: str) -> bool:
+    """Whether a pasted board is written as numbers: every word a number of one or two
+    digits or a blank, and some number of two digits (10 and more: a 16x16 or 25x25 board)
+    or the words parted by commas or semicolons (a spreadsheet's row). Digits between
+    spaces alone are read as symbols, one a cell, the same board either way."""
+    words = number_tokens(text)
+    if not words or not all(w.isdigit() and len(w) <= 2 or len(w) == 1 and w in DIGIT_BLANKS
+                            for w in words):
+        return False
+    return any(len(w) == 2 for w in words) or "," in text or ";" in text
+
+
 DIGIT_BLANKS = ".0_-"
 HEX_BLANKS = "._-"
 
@@ -90,7 +182,7 @@ LETTERS_25 = Alphabet("letters", SYMBOLS[:25], DIGIT_BLANKS)
 
 # The alphabets of each side, the first the default.
 BY_SIDE = {4: (FOUR,), 9: (DIGITS,), 16: (HEX, LETTERS), 25: (LETTERS_25,)}
-NAMES = ("digits", "hex", "letters")
+NAMES = ("digits", "hex", "letters", "numbers")
 
 
 def alphabets(size: Size) -> tuple[Alphabet, ...]:
@@ -98,12 +190,15 @@ def alphabets(size: Size) -> tuple[Alphabet, ...]:
     return BY_SIDE[size.n]
 
 
-def named(name: str, size: Size) -> Alphabet:
-    """The alphabet called `name` ('hex', 'letters', 'digits') for `size`; ValueError."""
+def named(name: str, size: Size) -> Alphabet | Numbers:
+    """The alphabet called `name` ('hex', 'letters', 'digits', 'numbers') for `size`;
+    ValueError."""
+    if name.lower() == Numbers.name:
+        return Numbers(size.n)
     for alphabet in alphabets(size):
         if alphabet.name == name.lower():
             return alphabet
-    known = ", ".join(a.name for a in alphabets(size))
+    known = ", ".join([*(a.name for a in alphabets(size)), Numbers.name])
     raise ValueError(f"no alphabet {name!r} for {size.label} boards (known: {known})")
 
 
@@ -154,9 +249,11 @@ LETTERS_SHOWN = Alphabet("letters", SYMBOLS[:16], DIGIT_BLANKS)  # a 16x16 board
 # 1-9 A-G, shown in its own symbols ('.' empty): in hex each value reads one symbol off
 
 
-def display(size: Size, written: str | None = None) -> Alphabet:
+def display(size: Size, written: str | None = None) -> Alphabet | Numbers:
     """The alphabet records show boards of `size` in (see DISPLAY), or LETTERS_SHOWN for
-    a 16x16 board `written` in "letters"."""
+    a 16x16 board `written` in "letters", or numbers for one `written` in "numbers"."""
+    if written == Numbers.name:
+        return Numbers(size.n)
     if written == "letters" and size.n == 16:
         return LETTERS_SHOWN
     return DISPLAY[size.n]

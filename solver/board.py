@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabet import DIGIT_BLANKS, Alphabet, choose
+from .alphabet import DIGIT_BLANKS, Alphabet, Numbers, choose, number_tokens, written_in_numbers
 from .size import Size, size_for_cells, size_for_side
 
 SEPARATORS = "|+=:"
@@ -40,7 +40,7 @@ class ReadBoard:
 
     board: str
     size: Size
-    alphabet: Alphabet
+    alphabet: Alphabet | Numbers
 
 
 def read_board(text: str, size: Size | None = None, alphabet: str | None = None) -> ReadBoard:
@@ -58,6 +58,9 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
     if alphabet is not None and not isinstance(alphabet, str):
         raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits'), not {alphabet!r}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
+    if (alphabet or "").lower() == Numbers.name or (
+            alphabet is None and written_in_numbers("\n".join(lines))):
+        return _read_numbers("\n".join(lines), size)
     raw = "".join("".join(lines).split()).translate(DROP_SEPARATORS)
     if size is None:
         if len(raw) > MAX_SYMBOLS:
@@ -80,6 +83,27 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
         raise ValueError(f"a {size.label} board has {size.cells} cells, this text has {len(raw)}")
     chosen = choose(raw, size, alphabet)
     return ReadBoard(chosen.read(raw), size, chosen)
+
+
+def _read_numbers(text: str, size: Size | None) -> ReadBoard:
+    """A board written as numbers (alphabet.Numbers), its size from their count unless
+    given; raises ValueError."""
+    count = len(number_tokens(text))
+    if size is None:
+        if count > MAX_SYMBOLS:
+            raise ValueError(f"a board of {count} numbers is too big: at most 25x25 is solved")
+        try:
+            size = size_for_cells(count)
+        except ValueError:
+            raise ValueError(
+                f"a board has 81 cells (9x9), or 16, 256 or 625 (4x4, 16x16, 25x25);"
+                f" this text has {count} numbers"
+            ) from None
+    elif count != size.cells:
+        raise ValueError(f"a {size.label} board has {size.cells} cells, this text has"
+                         f" {count} numbers")
+    numbers = Numbers(size.n)
+    return ReadBoard(numbers.read(text), size, numbers)
 
 
 def parse(text: str, size: Size | None = None, alphabet: str | None = None) -> str:
@@ -122,22 +146,22 @@ def conflicts(
     return found
 
 
-def format_grid(board: str, blank: str = ".", alphabet: Alphabet | None = None) -> str:
+def format_grid(board: str, blank: str = ".", alphabet: Alphabet | Numbers | None = None) -> str:
     """A block with box separators, for people to read, for any size (symbols in
     `alphabet`, canonical by default)."""
     size = size_for_cells(len(board))
     n, b = size.n, size.box
-    if alphabet is not None:
-        board = alphabet.write(board, blank)
-    else:
-        board = board.replace("0", blank)
+    cells = list(board.replace("0", blank)) if alphabet is None else alphabet.cells(board, blank)
+    width = max(len(cell) for cell in cells)  # numbers: 16 is two wide
+    cells = [cell.rjust(width) for cell in cells]
     rows = []
-    boxes_line = "+".join("-" * (2 * b + (0 if i in (0, b - 1) else 1)) for i in range(b))
+    boxes_line = "+".join("-" * ((width + 1) * b + (0 if i in (0, b - 1) else 1))
+                          for i in range(b))
     for r in range(n):
         if r and r % b == 0:
             rows.append(boxes_line)
-        cells = board[n * r : n * r + n]
-        rows.append(" | ".join(" ".join(cells[i : i + b]) for i in range(0, n, b)))
+        row = cells[n * r : n * r + n]
+        rows.append(" | ".join(" ".join(row[i : i + b]) for i in range(0, n, b)))
     return "\n".join(rows)
 
 

@@ -7,13 +7,14 @@ import time
 
 from benchmarks.generate_sizes import load
 from solver import solve
-from solver.alphabet import HEX
+from solver.alphabet import HEX, Numbers
 
 from .test_cli_puzzle import HARD1
 
 BOARD = next(b for kind, box, b in load() if kind == "medium")  # canonical, unique
 FULL = solve(BOARD, alphabet="letters")
 HEX_BOARD, HEX_FULL = HEX.write(BOARD), HEX.write(FULL)
+NUMBERS = Numbers(16)
 MULTIPLE = next(b for kind, box, b in load() if kind == "multiple")
 
 
@@ -44,6 +45,39 @@ def test_a_16x16_board_typed_in_letters_is_answered_in_letters(cli):
     assert FULL[16 * (row - 1) + col - 1] == rec["hint"]["digit"]
     run = cli("--puzzle", BOARD, "--alphabet", "letters")
     assert run.out.splitlines()[0].replace(" ", "").replace("|", "") == FULL[:16]
+
+
+def test_a_16x16_board_typed_as_numbers_is_answered_in_numbers(cli, tmp_path):
+    # puzzle sets write 16x16 boards as the numbers 1-16, a row a line: it was refused
+    rows = [" ".join(f"{w:>2}" for w in NUMBERS.cells(BOARD)[16 * r : 16 * r + 16])
+            for r in range(16)]
+    listing = tmp_path / "super.txt"
+    listing.write_text("\n".join(rows) + "\n")
+    (rec,) = cli("--puzzle", listing, "--json").records
+    assert rec["status"] == "solved" and rec["alphabet"] == "numbers" and rec["size"] == 16
+    assert rec["board"] == NUMBERS.write(BOARD) and rec["solution"] == NUMBERS.write(FULL)
+    (rec,) = cli("--puzzle", listing, "--hint", "--json").records
+    row, col = (int(x) for x in rec["hint"]["cell"][1:].split("c"))
+    assert NUMBERS.cells(FULL)[16 * (row - 1) + col - 1] == rec["hint"]["digit"]
+    run = cli("--puzzle", listing)
+    lines = run.out.splitlines()
+    assert run.code == 0 and lines[0].replace("|", " ").split() == NUMBERS.cells(FULL)[:16]
+    assert lines[4] == "------------+-------------+-------------+------------"
+    spreadsheet = tmp_path / "super.csv"  # a blank as an empty field, a row a line
+    spreadsheet.write_text("\n".join(",".join(NUMBERS.cells(BOARD, "")[16 * r : 16 * r + 16])
+                                     for r in range(16)) + "\n")
+    (rec,) = cli("--puzzle", spreadsheet, "--json").records
+    assert rec["solution"] == NUMBERS.write(FULL)
+    (rec,) = cli("--puzzle", ",".join(NUMBERS.cells(BOARD)), "--json").records
+    assert rec["solution"] == NUMBERS.write(FULL)
+
+
+def test_a_board_of_numbers_out_of_range_is_a_usage_error(cli):
+    run = cli("--puzzle", " ".join(["17"] + NUMBERS.cells(BOARD)[1:]))
+    assert run.code == 1 and "unexpected number '17'" in run.err and "1-16" in run.err
+    run = cli("--puzzle", " ".join("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6"
+                                   "....28....419..5....8..79"), "--alphabet", "numbers")
+    assert run.code == 0, run.err
 
 
 def test_a_file_of_16x16_lines_and_a_grid_over_lines(cli, tmp_path):
@@ -124,3 +158,10 @@ def test_4x4_and_25x25_boards(cli):
     big = next(b for kind, box, b in load() if box == 5)
     (rec,) = cli("--puzzle", big, "--json").records
     assert rec["status"] == "solved" and rec["size"] == 25
+
+
+def test_the_cli_knows_the_solvers_alphabets():
+    from pipeline.cli import ALPHABET_NAMES
+    from solver.alphabet import NAMES
+
+    assert sorted(ALPHABET_NAMES) == sorted(NAMES)

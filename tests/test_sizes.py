@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from benchmarks.generate_sizes import SETS, load
 from solver import _fast, analyse, count_solutions, format_grid, is_solution_of, parse, solve
-from solver.alphabet import HEX, LETTERS
+from solver.alphabet import HEX, LETTERS, Numbers, written_in_numbers
 from solver.search import find_solutions
 from solver.size import SYMBOLS, size_of
 
@@ -176,6 +176,72 @@ def test_hex_and_letters_are_the_same_board():
     assert solve(hexed.lower()) == HEX.write(full)
     assert solve(LETTERS.write(board, blank="0"), alphabet="letters") == full
     assert count_solutions(hexed) == 1
+
+
+def as_numbers(board: str, gap: str = " ", blank: str = "0", per_line: int = 0) -> str:
+    """A canonical board written as numbers between `gap`s, `per_line` a line (0: one line)."""
+    words = Numbers(round(len(board) ** 0.5)).cells(board, blank)
+    if not per_line:
+        return gap.join(words)
+    return "\n".join(gap.join(words[i : i + per_line]) for i in range(0, len(words), per_line))
+
+
+def test_a_16x16_board_written_as_numbers_is_the_hex_board():
+    board = next(b for kind, box, b in load() if kind == "medium")  # unique
+    full = solve(board, alphabet="letters")
+    for text in (as_numbers(board), as_numbers(board, ",", per_line=16),
+                 as_numbers(board, "; ", ".", per_line=16), as_numbers(board, "\t", "-", 16)):
+        assert written_in_numbers(text)
+        assert parse(text) == parse(HEX.write(board)) == board
+    assert solve(as_numbers(board)) == as_numbers(full)  # answered in numbers
+    assert "16" in solve(as_numbers(board)).split()
+    assert count_solutions(as_numbers(board, ",", per_line=16)) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(box=st.sampled_from([2, 3, 4, 5]), seed=st.integers(0, 10**6),
+       share=st.floats(0.0, 0.9), gap=st.sampled_from([" ", ",", ";", " | "]))
+def test_numbers_read_back_what_they_write_at_every_size(box, seed, share, gap):
+    rng = random.Random(seed)
+    board = "".join("0" if rng.random() < share else ch for ch in grid(box, seed))
+    numbers = Numbers(box * box)
+    text = as_numbers(board, gap, per_line=box * box)
+    assert numbers.read(numbers.write(board)) == board
+    assert parse(text, alphabet="numbers") == board
+    if gap.strip() or box >= 4 and any(int(w) >= 10 for w in numbers.cells(board)):
+        assert parse(text) == board  # told by its commas, or by a number of two digits
+
+
+def test_digits_between_spaces_are_still_symbols():
+    board = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+    spaced = " ".join(board)
+    assert not written_in_numbers(spaced) and parse(spaced) == parse(board)
+    assert parse(",".join(board)) == parse(board)  # a spreadsheet's row of a 9x9
+    rows = [",".join(board[9 * r : 9 * r + 9]).replace(".", "") + "," for r in range(9)]
+    assert parse("\n".join(rows)) == parse(board)  # empty fields, a comma ending each line
+    super_ = next(b for kind, box, b in load() if kind == "medium")
+    assert parse(" ".join(HEX.write(super_))) == super_  # hex between spaces
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        (" ".join(["17"] + ["0"] * 255), "unexpected number '17' in a 16x16"),
+        (",".join(["1"] * 80), "this text has 80 numbers"),
+        (" ".join(["10"] * 700), "700 numbers is too big"),
+    ],
+)
+def test_bad_numbers_say_why(text, reason):
+    with pytest.raises(ValueError, match=reason):
+        parse(text)
+
+
+def test_numbers_are_drawn_right_aligned_with_box_separators():
+    text = format_grid(grid(4, 1), alphabet=Numbers(16))
+    lines = text.splitlines()
+    assert len(lines) == 19 and {len(line) for line in lines} == {len(lines[0])}
+    assert lines[4] == "------------+-------------+-------------+------------"
+    assert all(len(word) <= 2 for word in lines[0].replace("|", " ").split())
 
 
 def test_ambiguous_16x16_boards_ask_for_the_alphabet():
