@@ -29,8 +29,8 @@ from .records import ExitCode
 from .web.command import serve
 
 DEFAULT_ALL = 10  # `--all` without a number lists up to this many solutions
-ALPHABET_NAMES = ("hex", "letters", "digits", "numbers")  # (solver.alphabet.NAMES; repeated so
-# --help needs no solver)
+ALPHABET_NAMES = ("hex", "letters", "digits", "numbers", "alpha")  # (solver.alphabet.NAMES;
+# repeated so --help needs no solver)
 DEFAULT_MAX_PIXELS = 100_000_000  # (pipeline.load's; repeated so --help needs no NumPy)
 DEFAULT_TIMEOUT = 60.0  # (pipeline.settings')
 
@@ -103,10 +103,10 @@ def snapsolve(
         str | None,
         typer.Option(
             "--alphabet",
-            metavar="hex|letters|numbers",
-            help="With --puzzle: how a 16x16 board is written, when its symbols do not tell "
-            "(hex: 0-F, . blank; letters: 1-9 A-G, 0 or . blank; numbers: 1-16 between "
-            "spaces or commas, 0 or . blank).",
+            metavar="hex|letters|numbers|alpha",
+            help="With --puzzle: how a board is written, when its symbols do not tell "
+            "(16x16 hex: 0-F, . blank; letters: 1-9 A-G, 0 or . blank; numbers: 1-16 between "
+            "spaces or commas, 0 or . blank; alpha: A-P, . blank).",
         ),
     ] = None,
     output: Annotated[
@@ -230,7 +230,7 @@ def _puzzles(
     from .report import describe_puzzle
 
     if alphabet is not None and alphabet.lower() not in ALPHABET_NAMES:
-        raise _usage(f"--alphabet {alphabet}: use hex, letters or numbers")
+        raise _usage(f"--alphabet {alphabet}: use hex, letters, numbers or alpha")
     if all_ is not None and all_ > MAX_ALL:
         raise _usage(f"--all {all_}: at most {MAX_ALL} solutions are listed")
     puzzles = puzzles_from(argument, alphabet)

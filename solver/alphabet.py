@@ -8,7 +8,9 @@ values 1..n. People write them otherwise:
   values, '.' (or '_', '-') for an empty cell;
 - 16x16 "letters" (and 25x25): 1-9 then A-G (A-P), '0' or '.' (or '_', '-') empty;
 - any size as "numbers", as puzzle sets and spreadsheets write the larger boards: the
-  values 1..n as whole numbers between spaces or commas, '0' (or '.', '_', '-') empty.
+  values 1..n as whole numbers between spaces or commas, '0' (or '.', '_', '-') empty;
+- any size in "alpha", letters alone: A-D, A-I (a Wordoku), A-P, A-Y (an Alphadoku), '.'
+  (or '0', '_', '-') empty. A board of letters and no digit 1-9 is written so.
 
 Letters are read in either case. A 16x16 board says which alphabet it uses by a 'G'
 (letters) or by a '0' beside '.' blanks (hex). Without either it is ambiguous (a '0' alone
@@ -180,9 +182,13 @@ HEX = Alphabet("hex", "0123456789ABCDEF", HEX_BLANKS)
 LETTERS = Alphabet("letters", SYMBOLS[:16], DIGIT_BLANKS)
 LETTERS_25 = Alphabet("letters", SYMBOLS[:25], DIGIT_BLANKS)
 
+ALPHA = "alpha"  # the first n letters of the Latin alphabet for the values 1..n
+ALPHA_BY_SIDE = {n: Alphabet(ALPHA, "ABCDEFGHIJKLMNOPQRSTUVWXY"[:n], DIGIT_BLANKS)
+                 for n in (4, 9, 16, 25)}
+
 # The alphabets of each side, the first the default.
 BY_SIDE = {4: (FOUR,), 9: (DIGITS,), 16: (HEX, LETTERS), 25: (LETTERS_25,)}
-NAMES = ("digits", "hex", "letters", "numbers")
+NAMES = ("digits", "hex", "letters", "numbers", ALPHA)
 
 
 def alphabets(size: Size) -> tuple[Alphabet, ...]:
@@ -195,10 +201,10 @@ def named(name: str, size: Size) -> Alphabet | Numbers:
     ValueError."""
     if name.lower() == Numbers.name:
         return Numbers(size.n)
-    for alphabet in alphabets(size):
+    for alphabet in (*alphabets(size), ALPHA_BY_SIDE[size.n]):
         if alphabet.name == name.lower():
             return alphabet
-    known = ", ".join([*(a.name for a in alphabets(size)), Numbers.name])
+    known = ", ".join([*(a.name for a in alphabets(size)), Numbers.name, ALPHA])
     raise ValueError(f"no alphabet {name!r} for {size.label} boards (known: {known})")
 
 
@@ -208,10 +214,18 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
     they do not tell (see the module docstring)."""
     if name is not None:
         return named(name, size)
+    upper = raw.upper()
+    alpha = ALPHA_BY_SIDE[size.n]
+    if _in_letters_alone(upper):
+        known = set(alpha.symbols + alpha.blanks)
+        if set(upper) <= known:
+            return alpha
+        bad = next(ch for ch in raw if ch.upper() not in known)
+        raise ValueError(f"unexpected character {bad!r} in a {size.label} board of letters"
+                         f" ({alpha.describe()})")
     options = alphabets(size)
     if len(options) == 1:
         return options[0]
-    upper = raw.upper()
     known = set().union(*(set(a.symbols + a.blanks) for a in options))
     if not set(upper) <= known:
         bad = next(ch for ch in raw if ch.upper() not in known)
@@ -235,6 +249,13 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
     )
 
 
+def _in_letters_alone(upper: str) -> bool:
+    """Whether a board (upper case) is written in letters alone ("alpha"): letters and no
+    digit 1-9 (a board of the other alphabets that left out every value 1-9 would be no
+    puzzle)."""
+    return any(ch.isalpha() for ch in upper) and not any(ch in "123456789" for ch in upper)
+
+
 # How records (JSON, the terminal) show boards of each side: 9x9 (and 4x4, 25x25) as
 # canonical strings with '0' for empty, as before; 16x16 as the newspaper prints it.
 DISPLAY = {
@@ -251,9 +272,12 @@ LETTERS_SHOWN = Alphabet("letters", SYMBOLS[:16], DIGIT_BLANKS)  # a 16x16 board
 
 def display(size: Size, written: str | None = None) -> Alphabet | Numbers:
     """The alphabet records show boards of `size` in (see DISPLAY), or LETTERS_SHOWN for
-    a 16x16 board `written` in "letters", or numbers for one `written` in "numbers"."""
+    a 16x16 board `written` in "letters", or the alphabet of one `written` in "numbers" or
+    "alpha"."""
     if written == Numbers.name:
         return Numbers(size.n)
+    if written == ALPHA:
+        return ALPHA_BY_SIDE[size.n]
     if written == "letters" and size.n == 16:
         return LETTERS_SHOWN
     return DISPLAY[size.n]

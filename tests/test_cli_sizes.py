@@ -160,6 +160,17 @@ def test_4x4_and_25x25_boards(cli):
     assert rec["status"] == "solved" and rec["size"] == 25
 
 
+def test_a_board_of_letters_alone_is_answered_in_letters(cli):
+    letters = "".join("." if ch == "0" else "ABCDEFGHIJKLMNOP"[int(ch, 17) - 1]
+                      for ch in BOARD)
+    (rec,) = cli("--puzzle", letters, "--json").records
+    assert rec["status"] == "solved" and rec["alphabet"] == "alpha"
+    assert rec["solution"] == "".join("ABCDEFGHIJKLMNOP"[int(ch, 17) - 1] for ch in FULL)
+    (rec,) = cli("--puzzle", letters, "--hint", "--json").records
+    row, col = (int(x) for x in rec["hint"]["cell"][1:].split("c"))
+    assert rec["hint"]["digit"] == "ABCDEFGHIJKLMNOP"[int(FULL[16 * (row - 1) + col - 1], 17) - 1]
+
+
 def test_the_cli_knows_the_solvers_alphabets():
     from pipeline.cli import ALPHABET_NAMES
     from solver.alphabet import NAMES

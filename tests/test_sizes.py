@@ -236,6 +236,19 @@ def test_bad_numbers_say_why(text, reason):
         parse(text)
 
 
+@pytest.mark.parametrize("box", [2, 3, 4, 5])
+def test_a_board_of_letters_alone_is_the_alpha_board(box):
+    # a Wordoku (A-I), a 16x16 in A-P, an Alphadoku (A-Y): letters for the values 1..n
+    full = grid(box, box)
+    board = "".join("0" if i % 4 == 1 else ch for i, ch in enumerate(full))
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+    written = "".join("." if ch == "0" else letters[SYMBOLS.index(ch)] for ch in board)
+    assert parse(written) == parse(written.lower()) == parse(written, alphabet="alpha") == board
+    answer = solve(written)
+    assert answer is not None and set(answer) <= set(letters[: box * box])
+    assert is_solution_of(parse(answer), board)
+
+
 def test_numbers_are_drawn_right_aligned_with_box_separators():
     text = format_grid(grid(4, 1), alphabet=Numbers(16))
     lines = text.splitlines()
@@ -265,7 +278,8 @@ def test_sizes_from_length_or_given():
         ("1" * 2401, "49x49"),
         ("0" * 100, "81 cells"),
         ("Z" + "." * 255, "unexpected character 'Z'"),
-        ("A" + "0" * 80, "unexpected character 'A'"),
+        ("A1" + "0" * 79, "unexpected character 'A'"),  # a letter beside digits
+        ("AJ" + "0" * 79, "unexpected character 'J'"),  # letters past a 9x9's A-I
     ],
 )
 def test_bad_boards_say_why(text, reason):
