@@ -21,6 +21,7 @@ and `choose` raises ValueError asking for the alphabet by name.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from .size import BOXES_SUPPORTED, SYMBOLS, Size
@@ -129,6 +130,7 @@ class Numbers:
 
 
 NUMBER_GAPS = " \t\r\n,;|+"  # what separates the numbers of a board written as numbers
+_GAP = re.compile("[" + re.escape(NUMBER_GAPS) + "]")
 
 
 def number_tokens(text: str) -> list[str]:
@@ -166,6 +168,8 @@ def written_in_numbers(text: str) -> bool:
     digits or a blank, and some number of two digits (10 and more: a 16x16 or 25x25 board)
     or the words parted by commas or semicolons (a spreadsheet's row). Digits between
     spaces alone are read as symbols, one a cell, the same board either way."""
+    if _GAP.search(text) is None:  # one word: symbols, a cell each
+        return False
     words = number_tokens(text)
     if not words or not all(w.isdigit() and len(w) <= 2 or len(w) == 1 and w in DIGIT_BLANKS
                             for w in words):
@@ -183,7 +187,10 @@ LETTERS = Alphabet("letters", SYMBOLS[:16], DIGIT_BLANKS)
 LETTERS_25 = Alphabet("letters", SYMBOLS[:25], DIGIT_BLANKS)
 
 ALPHA = "alpha"  # the first n letters of the Latin alphabet for the values 1..n
-ALPHA_BY_SIDE = {n: Alphabet(ALPHA, "ABCDEFGHIJKLMNOPQRSTUVWXY"[:n], DIGIT_BLANKS)
+LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_DIGIT, _LETTER = re.compile("[1-9]"), re.compile("[A-Z]")  # (found at once, where a set
+# of a board's symbols is built over all of it: parsing is part of the solver's speed)
+ALPHA_BY_SIDE = {n: Alphabet(ALPHA, LATIN[:n], DIGIT_BLANKS)
                  for n in (4, 9, 16, 25)}
 
 # The alphabets of each side, the first the default.
@@ -253,7 +260,7 @@ def _in_letters_alone(upper: str) -> bool:
     """Whether a board (upper case) is written in letters alone ("alpha"): letters and no
     digit 1-9 (a board of the other alphabets that left out every value 1-9 would be no
     puzzle)."""
-    return any(ch.isalpha() for ch in upper) and not any(ch in "123456789" for ch in upper)
+    return _DIGIT.search(upper) is None and _LETTER.search(upper) is not None
 
 
 # How records (JSON, the terminal) show boards of each side: 9x9 (and 4x4, 25x25) as
