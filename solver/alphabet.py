@@ -221,6 +221,9 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
     they do not tell (see the module docstring)."""
     if name is not None:
         return named(name, size)
+    options = alphabets(size)
+    if len(options) == 1 and raw.isdigit():  # digits alone: a canonical board, most often
+        return options[0]
     upper = raw.upper()
     alpha = ALPHA_BY_SIDE[size.n]
     if _in_letters_alone(upper):
@@ -230,7 +233,6 @@ def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
         bad = next(ch for ch in raw if ch.upper() not in known)
         raise ValueError(f"unexpected character {bad!r} in a {size.label} board of letters"
                          f" ({alpha.describe()})")
-    options = alphabets(size)
     if len(options) == 1:
         return options[0]
     known = set().union(*(set(a.symbols + a.blanks) for a in options))

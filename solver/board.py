@@ -58,9 +58,21 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
     if alphabet is not None and not isinstance(alphabet, str):
         raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits'), not {alphabet!r}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
-    if (alphabet or "").lower() == Numbers.name or (
-            alphabet is None and written_in_numbers("\n".join(lines))):
+    if alphabet is not None and alphabet.lower() == Numbers.name or (
+            alphabet is None and ("," in text or ";" in text)
+            and written_in_numbers("\n".join(lines))):  # a spreadsheet's rows
         return _read_numbers("\n".join(lines), size)
+    try:
+        return _read_symbols(lines, size, alphabet)
+    except ValueError:
+        # numbers between spaces: of two digits (10-25), they are more symbols than cells
+        if alphabet is None and written_in_numbers("\n".join(lines)):
+            return _read_numbers("\n".join(lines), size)
+        raise
+
+
+def _read_symbols(lines: list[str], size: Size | None, alphabet: str | None) -> ReadBoard:
+    """A board written one symbol a cell (`read_board`, its separator lines dropped)."""
     raw = "".join("".join(lines).split()).translate(DROP_SEPARATORS)
     if size is None:
         if len(raw) > MAX_SYMBOLS:
