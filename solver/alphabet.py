@@ -126,6 +126,7 @@ class Numbers:
         return [empty if ch == "0" else str(SYMBOLS.index(ch) + 1) for ch in board]
 
     def describe(self) -> str:
+        """'use the numbers 1-16, and 0 or . for blanks', for error messages."""
         return f"use the numbers 1-{self.n}, and 0 or . for blanks"
 
 
@@ -190,8 +191,8 @@ ALPHA = "alpha"  # the first n letters of the Latin alphabet for the values 1..n
 LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DIGIT, _LETTER = re.compile("[1-9]"), re.compile("[A-Z]")  # (found at once, where a set
 # of a board's symbols is built over all of it: parsing is part of the solver's speed)
-ALPHA_BY_SIDE = {n: Alphabet(ALPHA, LATIN[:n], DIGIT_BLANKS)
-                 for n in (4, 9, 16, 25)}
+ALPHA_BY_SIDE = {box * box: Alphabet(ALPHA, LATIN[: box * box], DIGIT_BLANKS)
+                 for box in BOXES_SUPPORTED}
 
 # The alphabets of each side, the first the default.
 BY_SIDE = {4: (FOUR,), 9: (DIGITS,), 16: (HEX, LETTERS), 25: (LETTERS_25,)}
@@ -204,8 +205,8 @@ def alphabets(size: Size) -> tuple[Alphabet, ...]:
 
 
 def named(name: str, size: Size) -> Alphabet | Numbers:
-    """The alphabet called `name` ('hex', 'letters', 'digits', 'numbers') for `size`;
-    ValueError."""
+    """The alphabet called `name` ('hex', 'letters', 'digits', 'numbers', 'alpha') for
+    `size`; ValueError."""
     if name.lower() == Numbers.name:
         return Numbers(size.n)
     for alphabet in (*alphabets(size), ALPHA_BY_SIDE[size.n]):
@@ -215,10 +216,11 @@ def named(name: str, size: Size) -> Alphabet | Numbers:
     raise ValueError(f"no alphabet {name!r} for {size.label} boards (known: {known})")
 
 
-def choose(raw: str, size: Size, name: str | None = None) -> Alphabet:
+def choose(raw: str, size: Size, name: str | None = None) -> Alphabet | Numbers:
     """The alphabet of a board written as `raw` (one symbol per cell): the one named, else
-    the only one of its size, else (16x16) the one its symbols show. Raises ValueError when
-    they do not tell (see the module docstring)."""
+    letters alone ("alpha") when it holds letters and no digit 1-9, else the only one of its
+    size, else (16x16) the one its symbols show. Raises ValueError when they do not tell
+    (see the module docstring)."""
     if name is not None:
         return named(name, size)
     options = alphabets(size)
