@@ -82,11 +82,12 @@ def snapsolve(
         typer.Option(
             "--puzzle",
             "-p",
-            metavar="BOARD|FILE",
+            metavar="BOARD|FILE|-",
             help="Solve a typed-in board instead: 81 characters (0 or . for blanks), 256 for "
             "16x16 (hex 0-F with . blanks, or 1-9 A-G with 0 or . blanks; also 16 or 625 "
-            "cells), or a grid over several lines, or a text file of puzzles (one per line, or "
-            "grids separated by blank lines).",
+            "cells; or numbers between spaces or commas), or a grid over several lines, or a "
+            "text file of puzzles (one per line, or grids separated by blank lines); - reads "
+            "that file from standard input.",
         ),
     ] = None,
     all_solutions: Annotated[

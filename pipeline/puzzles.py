@@ -11,6 +11,7 @@ line, or grids separated by blank lines; lines starting with '#' are comments. R
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -26,21 +27,21 @@ from .verdict import advice_fields
 MAX_ALL = 10_000  # `--all N` lists no more than this many (each a whole grid in the output)
 
 
+STDIN = "-"  # the argument that names standard input as the file of puzzles
+
+
 def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, str]]:
     """(label, text) of each puzzle: the argument itself, or each puzzle of the file it
-    names (raises UsageError)."""
+    names, or of standard input for STDIN (raises UsageError)."""
+    if argument == STDIN:
+        return _listed("stdin", sys.stdin.read(), alphabet)
     path = Path(argument)
     if "\n" not in argument and len(argument) < 4096 and _is_file(path):
         try:
             text = path.read_text(encoding="utf-8-sig", errors="replace")  # -sig: a BOM
         except OSError as exc:
             raise UsageError(f"--puzzle {argument}: cannot read it: {exc.strerror or exc}") from exc
-        found = [
-            (f"{argument}:{line}", board) for line, board in split_puzzles(text, alphabet)
-        ]
-        if not found:
-            raise UsageError(f"--puzzle {argument}: the file holds no puzzle")
-        return found
+        return _listed(argument, text, alphabet)
     try:
         parse(argument, alphabet=alphabet)
     except ValueError as exc:
@@ -49,6 +50,14 @@ def puzzles_from(argument: str, alphabet: str | None = None) -> list[tuple[str, 
             raise UsageError(f"--puzzle {argument}: {what}") from None
         raise UsageError(f"--puzzle is neither a board nor a file: {exc}") from exc
     return [("puzzle", argument)]
+
+
+def _listed(name: str, text: str, alphabet: str | None) -> list[tuple[str, str]]:
+    """(label, text) of each puzzle of a file's text, labelled `name:line`."""
+    found = [(f"{name}:{line}", board) for line, board in split_puzzles(text, alphabet)]
+    if not found:
+        raise UsageError(f"--puzzle {name}: the file holds no puzzle")
+    return found
 
 
 def _is_file(path: Path) -> bool:

@@ -110,3 +110,17 @@ def test_photo_options_with_a_typed_puzzle_are_refused_and_counts_agree(cli, tmp
         assert run.code == 1 and "go with photos" in run.err
     (rec,) = cli("--json", "--puzzle", "5" + "0" * 80).records
     assert rec["status"] == "multiple" and "1 given)" in rec["message"]
+
+
+def test_puzzles_piped_in_on_standard_input(cli, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"# two\n{PUZZLE}\n{IMPOSSIBLE}\n"))
+    run = cli("--puzzle", "-", "--json")
+    records = run.records
+    assert [r["input"] for r in records] == ["stdin:2", "stdin:3"]
+    assert records[0]["solution"] == SOLUTION and records[1]["status"] != "solved"
+    assert run.code == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    run = cli("--puzzle", "-")
+    assert run.code == 1 and "holds no puzzle" in run.err
