@@ -130,7 +130,8 @@ class Numbers:
         return f"use the numbers 1-{self.n}, and 0 or . for blanks"
 
 
-NUMBER_GAPS = " \t\r\n,;|+"  # what separates the numbers of a board written as numbers
+NUMBER_GAPS = " \t\r\n,;|+[]"  # what separates the numbers of a board written as numbers
+# (brackets too: a JSON array of rows, [[5, 3, 0, ...], ...], is a board of numbers)
 _GAP = re.compile("[" + re.escape(NUMBER_GAPS) + "]")
 
 

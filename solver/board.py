@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .alphabet import DIGIT_BLANKS, Alphabet, Numbers, choose, number_tokens, written_in_numbers
+from .alphabet import (
+    DIGIT_BLANKS,
+    Alphabet,
+    Numbers,
+    alphabets,
+    choose,
+    number_tokens,
+    written_in_numbers,
+)
 from .size import Size, size_for_cells, size_for_side
 
 SEPARATORS = "|+=:"
@@ -115,7 +123,10 @@ def _read_numbers(text: str, size: Size | None) -> ReadBoard:
         raise ValueError(f"a {size.label} board has {size.cells} cells, this text has"
                          f" {count} numbers")
     numbers = Numbers(size.n)
-    return ReadBoard(numbers.read(text), size, numbers)
+    board = numbers.read(text)
+    if size.n <= 9:  # the numbers are the digits: answered as any 9x9 board is
+        return ReadBoard(board, size, alphabets(size)[0])
+    return ReadBoard(board, size, numbers)
 
 
 def parse(text: str, size: Size | None = None, alphabet: str | None = None) -> str:

@@ -217,6 +217,9 @@ def test_digits_between_spaces_are_still_symbols():
     spaced = " ".join(board)
     assert not written_in_numbers(spaced) and parse(spaced) == parse(board)
     assert parse(",".join(board)) == parse(board)  # a spreadsheet's row of a 9x9
+    rows = [[int(ch) if ch != "." else 0 for ch in board[9 * r : 9 * r + 9]] for r in range(9)]
+    assert parse(str(rows)) == parse(board)  # a JSON array of rows
+    assert solve(str(rows)) == solve(board)  # a 9x9's numbers are its digits: answered so
     rows = [",".join(board[9 * r : 9 * r + 9]).replace(".", "") + "," for r in range(9)]
     assert parse("\n".join(rows)) == parse(board)  # empty fields, a comma ending each line
     super_ = next(b for kind, box, b in load() if kind == "medium")
