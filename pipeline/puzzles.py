@@ -89,11 +89,15 @@ def split_puzzles(text: str, alphabet: str | None = None) -> list[tuple[int, str
 
 
 def _block(lines: list[tuple[int, str]], alphabet: str | None) -> list[tuple[int, str]]:
-    """A block's puzzles: one per line when some line is a board on its own, else the
-    block as one grid (its first line's number)."""
-    if any(_is_board(text, alphabet) for _, text in lines):
+    """A block's puzzles: one per line when every line is a board on its own; else the
+    block as one grid (its first line's number) when it is one, as a 16x16 grid over lines
+    is though a sparse row of it (values 1-4 alone) reads as a 4x4 board; else one per line
+    (those that are no board are reported so)."""
+    boards = [_is_board(text, alphabet) for _, text in lines]
+    whole = "\n".join(text for _, text in lines)
+    if all(boards) or (any(boards) and not _is_board(whole, alphabet)):
         return lines
-    return [(lines[0][0], "\n".join(text for _, text in lines))]
+    return [(lines[0][0], whole)]
 
 
 def _is_board(text: str, alphabet: str | None) -> bool:

@@ -72,6 +72,19 @@ def test_a_16x16_board_typed_as_numbers_is_answered_in_numbers(cli, tmp_path):
     assert rec["solution"] == NUMBERS.write(FULL)
 
 
+def test_a_16x16_grid_with_a_row_that_reads_as_a_4x4_board_is_one_puzzle(cli, tmp_path):
+    # a sparse row holding only values 1-4 is a 4x4 board on its own: the grid was read as
+    # sixteen puzzles, one a line
+    cells = NUMBERS.cells(BOARD)
+    cells[:16] = [w if int(w) <= 4 else "0" for w in cells[:16]]  # its first row sparse
+    assert any(w != "0" for w in cells[:16])
+    rows = [" ".join(cells[16 * r : 16 * r + 16]) for r in range(16)]
+    listing = tmp_path / "sparse.txt"
+    listing.write_text("\n".join(rows) + "\n")
+    (rec,) = cli("--puzzle", listing, "--json").records
+    assert rec["status"] in ("solved", "multiple") and rec["board"] == " ".join(cells)
+
+
 def test_a_board_of_numbers_out_of_range_is_a_usage_error(cli):
     run = cli("--puzzle", " ".join(["17"] + NUMBERS.cells(BOARD)[1:]))
     assert run.code == 1 and "unexpected number '17'" in run.err and "1-16" in run.err
