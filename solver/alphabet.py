@@ -154,12 +154,18 @@ BOARD_CELLS = tuple(box**4 for box in BOXES_SUPPORTED)  # the cells of the board
 
 
 def _fields(lines: list[str]) -> list[str]:
-    """The words of comma-separated lines, an empty field as '0'."""
-    return [word for line in lines for field in line.split(",")
-            for word in (_words(field) or ["0"])]
+    """The words of comma-separated lines, an empty field as '0'; a line of no word at all
+    (a JSON array's brackets on a line of their own) holds no cell."""
+    words: list[str] = []
+    for line in lines:
+        fields = [_words(field) for field in line.split(",")]
+        if any(fields):
+            words += [word for field in fields for word in (field or ["0"])]
+    return words
 
 
 def _words(text: str) -> list[str]:
+    """The words of `text` between NUMBER_GAPS."""
     for gap in NUMBER_GAPS[1:]:
         text = text.replace(gap, " ")
     return text.split()

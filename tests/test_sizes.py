@@ -3,6 +3,7 @@ alphabets boards are written in."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from unittest import mock
@@ -219,6 +220,7 @@ def test_digits_between_spaces_are_still_symbols():
     assert parse(",".join(board)) == parse(board)  # a spreadsheet's row of a 9x9
     rows = [[int(ch) if ch != "." else 0 for ch in board[9 * r : 9 * r + 9]] for r in range(9)]
     assert parse(str(rows)) == parse(board)  # a JSON array of rows
+    assert parse(json.dumps(rows, indent=2)) == parse(board)  # the same over lines
     assert solve(str(rows)) == solve(board)  # a 9x9's numbers are its digits: answered so
     rows = [",".join(board[9 * r : 9 * r + 9]).replace(".", "") + "," for r in range(9)]
     assert parse("\n".join(rows)) == parse(board)  # empty fields, a comma ending each line
