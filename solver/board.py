@@ -54,7 +54,9 @@ class ReadBoard:
 def read_board(text: str, size: Size | None = None, alphabet: str | None = None) -> ReadBoard:
     """Read a board from the common pasted forms: one line, or one line per row, with
     spaces, '|', '+' and separator lines ignored; the size from the number of cells (16,
-    81, 256, 625) unless given, the alphabet from the symbols unless named.
+    81, 256, 625) unless given, the alphabet from the symbols unless named; or the values
+    as numbers between spaces or commas (alphabet.Numbers: a spreadsheet's rows, or numbers
+    of two digits that make more symbols than cells).
 
     Raises ValueError with the reason when the text is not one board."""
     if not isinstance(text, str):
@@ -64,7 +66,8 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
     elif size is not None and not isinstance(size, Size):
         raise ValueError(f"size: give a Size or the side (4, 9, 16, 25), not {size!r}")
     if alphabet is not None and not isinstance(alphabet, str):
-        raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits'), not {alphabet!r}")
+        raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits', 'numbers',"
+                         f" 'alpha'), not {alphabet!r}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
     if alphabet is not None and alphabet.lower() == Numbers.name or (
             alphabet is None and ("," in text or ";" in text)
