@@ -47,8 +47,8 @@ def photo_job(name: str, photo: Path, output: Path, board: str | None = None) ->
 def canonical_board(text: str, alphabet: str | None = None) -> str:
     """A board typed or fixed by the user, checked, and written as records write boards of
     its size: a 16x16 one in hex with '.' for empty (as the newspaper prints it), the rest
-    canonical. `alphabet` ('hex', 'letters', 'digits') settles a board that could be read
-    two ways (raises ValueError)."""
+    canonical. `alphabet` ('hex', 'letters', 'digits', 'numbers', 'alpha') settles a board
+    that could be read two ways (raises ValueError)."""
     board = parse(text, alphabet=alphabet)
     return HEX.write(board) if _shown_in_hex(board) else board
 

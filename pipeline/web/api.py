@@ -8,8 +8,9 @@
 Any of them may add `check` (form field "1"/"true"/"on", or JSON true): check the pen
 entries without spoiling, as `snapsolve --check` does (no solution in the answer, nothing
 drawn but the wrong entries' rings); `hint` (the same ways): the next logical step instead
-of the solution, as `snapsolve --hint`; and `alphabet` ("hex", "letters", "digits") for a
-16x16 board that could be read two ways (answers write 16x16 boards in hex, '.' empty).
+of the solution, as `snapsolve --hint`; and `alphabet` ("hex", "letters", "digits",
+"numbers", "alpha") for a 16x16 board that could be read two ways (answers write 16x16
+boards in hex, '.' empty).
 
 The answer is the photo's record (as `snapsolve --json` prints it) plus `id` (to send a
 fixed board for the same photo) and `image_url` (the annotated photo, full resolution).
