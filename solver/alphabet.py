@@ -106,7 +106,11 @@ class Numbers:
     def read(self, raw: str) -> str:
         """The canonical board of `raw`, its numbers between NUMBER_GAPS; raises ValueError
         naming the first that is no value of this size."""
-        return "".join(self._canonical(token) for token in number_tokens(raw))
+        return self.from_words(number_tokens(raw))
+
+    def from_words(self, words: list[str]) -> str:
+        """The canonical board of a board's words (`number_tokens`), as `read`."""
+        return "".join(self._canonical(word) for word in words)
 
     def _canonical(self, token: str) -> str:
         if len(token) == 1 and token in DIGIT_BLANKS:

@@ -69,15 +69,15 @@ def read_board(text: str, size: Size | None = None, alphabet: str | None = None)
         raise ValueError(f"alphabet: give its name ('hex', 'letters', 'digits', 'numbers',"
                          f" 'alpha'), not {alphabet!r}")
     lines = [ln for ln in text.splitlines() if not _is_separator_line(ln)]
+    fields = "," in text or ";" in text  # a spreadsheet's rows, when they are numbers
     if alphabet is not None and alphabet.lower() == Numbers.name or (
-            alphabet is None and ("," in text or ";" in text)
-            and written_in_numbers("\n".join(lines))):  # a spreadsheet's rows
+            alphabet is None and fields and written_in_numbers("\n".join(lines))):
         return _read_numbers("\n".join(lines), size)
     try:
         return _read_symbols(lines, size, alphabet)
     except ValueError:
         # numbers between spaces: of two digits (10-25), they are more symbols than cells
-        if alphabet is None and written_in_numbers("\n".join(lines)):
+        if alphabet is None and not fields and written_in_numbers("\n".join(lines)):
             return _read_numbers("\n".join(lines), size)
         raise
 
@@ -111,7 +111,8 @@ def _read_symbols(lines: list[str], size: Size | None, alphabet: str | None) -> 
 def _read_numbers(text: str, size: Size | None) -> ReadBoard:
     """A board written as numbers (alphabet.Numbers), its size from their count unless
     given; raises ValueError."""
-    count = len(number_tokens(text))
+    words = number_tokens(text)
+    count = len(words)
     if size is None:
         if count > MAX_SYMBOLS:
             raise ValueError(f"a board of {count} numbers is too big: at most 25x25 is solved")
@@ -126,7 +127,7 @@ def _read_numbers(text: str, size: Size | None) -> ReadBoard:
         raise ValueError(f"a {size.label} board has {size.cells} cells, this text has"
                          f" {count} numbers")
     numbers = Numbers(size.n)
-    board = numbers.read(text)
+    board = numbers.from_words(words)
     if size.n <= 9:  # the numbers are the digits: answered as any 9x9 board is
         return ReadBoard(board, size, alphabets(size)[0])
     return ReadBoard(board, size, numbers)
