@@ -84,6 +84,13 @@ FINE = 9  # grids of more cells a side than this are also searched for on a fine
 FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 16x16 grid's
 # thin lines, 20 px apart on the working copy, fade from its mask under blur or washed-out
 # light, and no window of the page search holds a grid that fills much of the photo
+OTHER_SHAPES = 2  # largest outer shapes of a page's ink, beside its puzzles, looked at as
+# another puzzle (the next puzzle of a page is its largest shape left but for a photo's dark
+# surround, which fails as a grid; more would cost a warp each on every photo)
+OTHER_HINT = 0.35  # ... and one scoring this much as a grid is searched for in full around
+# it (a rule or text joined to a puzzle: 0.39-0.93; beside the photos' own puzzles, a dark
+# table or text scores 0.3 at most, training part)
+OTHER_ROOM = 0.25  # the box searched around such a shape: this much larger than its quad
 ASIDE_GROWTH = 0.12  # a grid set aside is painted out this much larger than its quad (half a
 # 9x9 cell each side, more than a thick border): none of its lines is left to frame a grid
 GRAINY = 3.0  # grey levels of grain (`grain_level`) from which a working copy is grainy: the
@@ -122,7 +129,68 @@ def find_outline(photo: Photo, sizes: tuple[Size, ...] = (NINE,)) -> Outline:
         found = _grid_otherwise(working, tuple(size.n for size in sizes))
     if found is None:
         raise NoGrid(f"no {labels} Sudoku grid found in the photo")
-    return _outline(working[0], found, sizes)
+    return _outline(working[0], found, sizes, working[1:])
+
+
+def find_other(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...]
+               ) -> Outline | None:
+    """Another puzzle's grid on the page, beside the grids `aside` (their corners), when it is
+    plainly one; else None. A newspaper page often holds two or more puzzles, and a photo
+    of it may too. Only the quick look that finds most grids (`find_outline` does much
+    more when it finds none): on the search's working copy with the grids aside painted
+    paper (grown by ASIDE_GROWTH), the OTHER_SHAPES largest outer shapes of its ink mask,
+    and then those shapes with thin spurs cut off (a rule over the puzzle, or text beside
+    it, joins it), each taken when its quad lies inside the photo and is CONFIDENT as a
+    grid of one of `sizes` (a grid cut by the photo's edge, or only likely, is left: a
+    user would not want a part of a puzzle solved)."""
+    if outline.small is None:
+        return None
+    small, scale = outline.small.copy(), outline.scale
+    paper = int(median(small[::4, ::4]))
+    for corners in aside:
+        quad = (_grown(corners) + 0.5) / scale - 0.5
+        cv2.fillConvexPoly(small, np.round(quad).astype(np.int32), paper)
+    mask = ink_mask(stretched(small), INK_DELTA)
+    least = min_grid_area(mask)
+    ns = tuple(size.n for size in sizes)
+    shapes = large_contours(mask, outer_only=True)[:OTHER_SHAPES]
+    hulls = [cv2.convexHull(contour) for contour in shapes]
+    hinted: tuple[float, np.ndarray] | None = None
+    for hull in (*hulls, *(despurred_hulls(mask, shapes, least) if hulls else ())):
+        quad = hull_to_quad(hull)
+        if cv2.contourArea(quad) < least or not _inside(quad, mask.shape):
+            continue
+        score, n, _ = _scored(mask, quad, ns)
+        if score >= CONFIDENT:
+            corners = order_corners((quad + 0.5) * scale - 0.5).astype(np.float32)
+            return _outline(outline.grey, (corners, score, n), sizes, (outline.small, scale))
+        if score >= OTHER_HINT and (hinted is None or score > hinted[0]):
+            hinted = score, (quad + 0.5) * scale - 0.5
+    return None if hinted is None else _other_near(outline, sizes, aside, hinted[1])
+
+
+def _other_near(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...],
+                near: np.ndarray) -> Outline | None:
+    """The grid `find_outline`'s whole search finds in the box around the quad `near` (its
+    corners in the photo, grown by OTHER_ROOM), the grids `aside` painted paper; None when
+    it finds none inside the photo."""
+    grey = outline.grey.copy()
+    paper = int(median(grey[::8, ::8]))
+    for corners in aside:
+        cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
+    height, width = grey.shape
+    centre = near.mean(axis=0)
+    box = clamped_box(centre + (near - centre) * (1 + OTHER_ROOM), width, height)
+    found = _grid_of_part(grey, box, sizes)
+    if found is None or not _inside(found[0], grey.shape):
+        return None
+    return _outline(outline.grey, found, sizes, (outline.small, outline.scale))
+
+
+def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the quad lies inside an image of `shape`, clear of its border pixels."""
+    (x0, y0), (x1, y1) = quad.min(axis=0), quad.max(axis=0)
+    return min(x0, y0) >= 1 and x1 <= shape[1] - 2 and y1 <= shape[0] - 2
 
 
 def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarray, ...]
@@ -192,11 +260,13 @@ def _of_sizes(
     return found
 
 
-def _outline(grey: np.ndarray, found: tuple[np.ndarray, float, int], sizes: tuple[Size, ...]
-             ) -> Outline:
-    """The stage's product for a grid found: its corners, score and size."""
+def _outline(grey: np.ndarray, found: tuple[np.ndarray, float, int], sizes: tuple[Size, ...],
+             working: tuple[np.ndarray, float] | None = None) -> Outline:
+    """The stage's product for a grid found: its corners, score and size (and the search's
+    working copy of the photo and its scale, when it searched the whole photo)."""
     corners, score, n = found
-    return Outline(grey, corners, next(s for s in sizes if s.n == n), score)
+    small, scale = working if working is not None else (None, 1.0)
+    return Outline(grey, corners, next(s for s in sizes if s.n == n), score, small, scale)
 
 
 def find_grid(

@@ -58,6 +58,9 @@ class Outline:
     corners: np.ndarray  # (4, 2) float32 x, y: TL, TR, BR, BL as seen in the image frame
     size: Size  # the board size the grid's line structure says
     score: float  # how much the quad looks like a grid of that size, 0..1
+    small: np.ndarray | None = None  # the grid search's working copy of `grey`, for a look
+    # at the rest of the page (another puzzle beside this one)
+    scale: float = 1.0  # from `small`'s pixels to `grey`'s
 
 
 @dataclass(**ARRAYS)

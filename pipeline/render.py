@@ -38,16 +38,28 @@ UPRIGHT = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_9
 
 
 def render(
-    image: np.ndarray, geometry: Geometry, drawing: Drawing, *, in_place: bool = False
+    image: np.ndarray, geometry: Geometry, drawing: Drawing, *, in_place: bool = False,
+    also: tuple[tuple[Geometry, Drawing], ...] = (),
 ) -> np.ndarray:
     """A copy of the photo with the drawing's symbols and rings, turned upright; with
     `in_place`, a colour photo is drawn on itself rather than copied first (for a photo
-    decoded only for this: copying 12 MP costs several ms)."""
+    decoded only for this: copying 12 MP costs several ms). `also`: the drawings of the
+    page's other puzzles, each on its own grid, drawn too (the photo is turned the way
+    the first grid's digits read)."""
     if image.ndim != 3:
         out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     else:
         drawable = image.flags.c_contiguous and image.flags.writeable
         out = image if in_place and drawable else image.copy()
+    for grid, shown in ((geometry, drawing), *also):
+        draw_on(out, grid, shown)
+    turn = UPRIGHT.get(geometry.turns % 4)  # np.rot90's turns (counter-clockwise), in one pass
+    return out if turn is None else cv2.rotate(out, turn)
+
+
+def draw_on(out: np.ndarray, geometry: Geometry, drawing: Drawing) -> None:
+    """The drawing's symbols and rings painted onto the BGR(A) photo `out`, in place, in
+    the perspective of its grid (see the module)."""
     height, width = out.shape[:2]
     side = int(np.clip(grid_side(geometry.corners), CANVAS_MIN, CANVAS_MAX))
     planes = flat_planes(geometry, drawing, side)
@@ -61,8 +73,6 @@ def render(
             alpha = cv2.warpPerspective(plane, to_box, (bx1 - bx0, by1 - by0),
                                         flags=cv2.INTER_LINEAR)
             blend(out, alpha, colour, (x0 + bx0, y0 + by0))
-    turn = UPRIGHT.get(geometry.turns % 4)  # np.rot90's turns (counter-clockwise), in one pass
-    return out if turn is None else cv2.rotate(out, turn)
 
 
 def _shift(x: float, y: float) -> np.ndarray:

@@ -30,6 +30,7 @@ class Settings:
     hint: bool = False  # the next logical step instead of the solution
     steps: bool = False  # the whole logical path, step by step
     size: str = "auto"  # one of SIZE_BOXES: the grid sizes looked for in a photo
+    every_puzzle: bool = True  # a page's other puzzles read and solved too, not only the first
 
     def __post_init__(self) -> None:
         if self.engine not in ENGINES:

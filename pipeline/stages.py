@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,9 +34,9 @@ from .cells import find_cells
 from .entries import filled_with_print, read_entries
 from .errors import MissingDependency, NoGrid, PhotoTimeout, SnapsolveError, UnreadableImage
 from .glyphs import find_glyphs
-from .grid import find_another, find_outline
+from .grid import find_another, find_other, find_outline
 from .load import decode_photo, load_photo
-from .products import Glyphs, Header, Outline, Photo, Reading, Solved
+from .products import Geometry, Glyphs, Header, Outline, Photo, Reading, Solved
 from .recognize import read_glyphs
 from .records import Record, Status
 from .render import render
@@ -47,6 +48,8 @@ from .verdict import drawing, photo_record
 LONGEST_TIMER = 1e8  # s (3 years): a longer --timeout is no limit (the timer cannot hold inf)
 FILLED_ASIDE = 2  # grids filled with print set aside at most in a search for the puzzle (the
 # last puzzle's solution, and a page's other one)
+MAX_PUZZLES = 4  # puzzles read on one photo at most (a newspaper's puzzle page prints two to
+# four)
 SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
 PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
@@ -79,22 +82,72 @@ def read_photo(
     search (larger, or the puzzle's lines broken), up to FILLED_ASIDE such grids are set
     aside and the photo searched again (`find_another`); the first grid that could be a
     puzzle is read, else the first found."""
+    return read_page(photo, engine, sizes, corners, pen)[0]
+
+
+def read_page(
+    photo: Photo, engine: Recognizer | Callable[[Size], Recognizer],
+    sizes: tuple[Size, ...] = SIZES, corners: np.ndarray | None = None,
+    pen: InkClassifier | None | bool = True,
+) -> tuple[Reading, Page | None]:
+    """`read_photo`, and the page it searched for the puzzle (None for `corners` given):
+    what `read_others` needs to look for the page's other puzzles."""
     if corners is not None:
-        return read_outline(photo, outline_at(photo, corners, sizes[0]), engine, pen)
-    outline = find_outline(photo, sizes)
-    first = read_outline(photo, outline, engine, pen)
+        return read_outline(photo, outline_at(photo, corners, sizes[0]), engine, pen), None
+    outline = first = find_outline(photo, sizes)
+    page = Page(first, sizes, (first.corners,))
+    reading = read_outline(photo, outline, engine, pen)
+    if not filled_with_print(reading.board, reading.size):
+        return reading, page
+    kept = reading
     aside: tuple[np.ndarray, ...] = ()
-    reading = first
     while filled_with_print(reading.board, reading.size) and len(aside) < FILLED_ASIDE:
         aside += (outline.corners,)
-        outline = find_another(outline, sizes, aside)
-        if outline is None:
-            return first
+        found = find_another(outline, sizes, aside)
+        if found is None:
+            return kept, replace(page, seen=aside)
+        outline = found
         try:
             reading = read_outline(photo, outline, engine, pen)
         except NoGrid:  # no lattice in it after all
-            return first
-    return first if filled_with_print(reading.board, reading.size) else reading
+            return kept, replace(page, seen=aside)
+    if filled_with_print(reading.board, reading.size):
+        return kept, replace(page, seen=aside)
+    return reading, replace(page, seen=(*aside, outline.corners))
+
+
+@dataclass(frozen=True)
+class Page:
+    """Where a photo's puzzle was looked for: the first grid found (its search's working
+    copy), the sizes looked for, and the corners of every grid found so far."""
+
+    outline: Outline
+    sizes: tuple[Size, ...]
+    seen: tuple[np.ndarray, ...]
+
+
+def read_others(
+    photo: Photo, page: Page, engine: Recognizer | Callable[[Size], Recognizer],
+    pen: InkClassifier | None | bool = True,
+) -> list[Reading]:
+    """The page's other puzzles, read (`grid.find_other`): up to MAX_PUZZLES in all, each
+    plainly a grid beside those seen, a grid filled with print (a solution) left out."""
+    readings: list[Reading] = []
+    seen = page.seen
+    for _ in range(MAX_PUZZLES + FILLED_ASIDE):
+        if len(readings) == MAX_PUZZLES - 1:
+            break
+        outline = find_other(page.outline, page.sizes, seen)
+        if outline is None:
+            break
+        seen += (outline.corners,)
+        try:
+            reading = read_outline(photo, outline, engine, pen)
+        except NoGrid:  # no lattice in it after all
+            continue
+        if not filled_with_print(reading.board, reading.size):
+            readings.append(reading)
+    return readings
 
 
 def read_outline(
@@ -160,8 +213,9 @@ def solve_photo(
 
 def _solve(source: PhotoSource, settings: Settings, board: str | None, label: str) -> Result:
     photo = _photo(source, settings.max_pixels)
+    page = None
     try:
-        reading, solved = _read_and_solve(photo, settings, board)
+        reading, solved, page = _read_and_solve(photo, settings, board)
     except NoGrid as exc:
         if photo.header.cut_short:  # the likely reason, and what the user can mend
             raise UnreadableImage(f"the file is cut short, its end missing, as after a broken"
@@ -175,28 +229,79 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
             found = _solved_as_negative(photo, settings, board)
             if found is not None and (board is None or _agreeing(found[0], board)
                                       > _agreeing(reading, board)):
-                reading, solved = found
+                (reading, solved), page = found, None
     unique = solved.solution if solved.status == "solved" else None  # advice needs one
     advice = advise(solved.board, unique, reading.size, sure_entries(solved), settings.hint,
                     settings.steps)
+    others = (_others(photo, page, settings, reading)
+              if settings.every_puzzle and board is None and page else [])
     record = photo_record(label, reading, solved, settings.check, advice)
+    record = replace(record, extra={**record.extra, "other_puzzles": [
+        other.fields for other in others]})
     if solved.status != "solved":
         return Result(record, None, photo.header)
-    shown = drawing(solved, reading, settings.check or advice.hint_asked, advice.hint)
+    spare = settings.check or advice.hint_asked  # the other puzzles: no spoilers either
+    shown = drawing(solved, reading, spare, advice.hint)
+    also = tuple((other.reading.geometry, drawing(other.solved, other.reading, spare))
+                 for other in others if other.solved.status == "solved")
     ours = not isinstance(source, np.ndarray | Photo)  # decoded here: drawn on, never seen again
-    annotated = render(photo.pixels, reading.geometry, shown, in_place=ours)
+    annotated = render(photo.pixels, reading.geometry, shown, in_place=ours, also=also)
     return Result(record, annotated, photo.header)
 
 
+@dataclass(frozen=True)
+class Other:
+    """Another puzzle of the page: read, solved, and its part of the record."""
+
+    reading: Reading
+    solved: Solved
+    fields: dict[str, Any]
+
+
+OWN_KEYS = ("input", "output", "seconds", "cells")  # the photo's record's keys that are the
+# photo's, not a puzzle's: left out of each of the other puzzles' records (their per-cell
+# ink too: the JSON would grow by 81 cells a puzzle for what the first's already shows)
+
+
+def _others(photo: Photo, page: Page, settings: Settings, first: Reading) -> list[Other]:
+    """The page's other puzzles (`read_others`), each solved and given its own part of the
+    record: the keys of a photo's record that are a puzzle's, and `where` it lies beside
+    the first (as the upright photo shows them). In the no-spoiler modes (`--check`,
+    `--hint`) none of their solutions is shown: `--hint` hints at the first alone."""
+    engine = lambda size: engine_named(settings.engine, size)  # noqa: E731
+    others = []
+    for reading in read_others(photo, page, engine):
+        solved = solve_reading(reading, settings.correct)
+        unique = solved.solution if solved.status == "solved" else None
+        advice = advise(solved.board, unique, reading.size, sure_entries(solved))
+        record = photo_record("", reading, solved, settings.check or settings.hint, advice)
+        fields = {"where": where(first.geometry, reading.geometry),
+                  **{k: v for k, v in record.as_dict().items() if k not in OWN_KEYS}}
+        others.append(Other(reading, solved, fields))
+    return others
+
+
+SIDES = ("right", "above", "left", "below")  # a quarter turn counter-clockwise takes each
+# side to the next
+
+
+def where(first: Geometry, other: Geometry) -> str:
+    """Which side of the first puzzle the other lies on, as the upright photo shows them:
+    'right', 'above', 'left' or 'below' (by the larger offset of the grids' centres)."""
+    dx, dy = np.mean(other.corners, axis=0) - np.mean(first.corners, axis=0)
+    side = (0 if dx >= 0 else 2) if abs(dx) >= abs(dy) else (3 if dy >= 0 else 1)
+    return SIDES[(side + first.turns) % 4]
+
+
 def _read_and_solve(photo: Photo, settings: Settings, board: str | None,
-                    ) -> tuple[Reading, Solved]:
+                    ) -> tuple[Reading, Solved, Page | None]:
     """The reading stages and the solve stage (`board`, when given, solved instead of the
-    board read: a misread fixed by hand)."""
-    reading = read_photo(photo, lambda size: engine_named(settings.engine, size),
-                         settings.sizes)
+    board read: a misread fixed by hand), and the page searched."""
+    reading, page = read_page(photo, lambda size: engine_named(settings.engine, size),
+                              settings.sizes)
     solved = solve_reading(reading, settings.correct) if board is None else solve_board(
         board, reading)
-    return reading, solved
+    return reading, solved, page
 
 
 def _solved_as_negative(photo: Photo, settings: Settings, board: str | None,
@@ -208,7 +313,7 @@ def _solved_as_negative(photo: Photo, settings: Settings, board: str | None,
     if not on_dark_paper(photo.pixels):
         return None
     try:
-        reading, solved = _read_and_solve(negative(photo), settings, board)
+        reading, solved, _ = _read_and_solve(negative(photo), settings, board)
     except NoGrid:
         return None
     return (reading, solved) if board is not None or solved.status == "solved" else None
