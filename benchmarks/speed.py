@@ -49,13 +49,14 @@ from pipeline.render import render
 from pipeline.settings import sizes_named
 from pipeline.solve import solve_reading
 from pipeline.square import cut_square
+from pipeline.stages import Page, read_others
 from pipeline.verdict import drawing
 
 Clock = Callable[[], float]
 CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
 
-STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "entries", "solve", "grade",
-          "render", "encode")
+STAGES = ("load", "grid", "square", "cells", "glyphs", "recognize", "entries", "solve", "others",
+          "grade", "render", "encode")
 
 
 def floor_time(path: Path, clock_now: Clock = time.perf_counter, own: bool = False) -> float:
@@ -88,7 +89,8 @@ def stage_times(path: Path, clock_now: Clock = time.perf_counter) -> dict[str, f
 
     photo = load_photo(path)
     lap("load")
-    outline = find_outline(photo, sizes_named("auto"))
+    sizes = sizes_named("auto")
+    outline = find_outline(photo, sizes)
     lap("grid")
     square = cut_square(outline)
     lap("square")
@@ -102,6 +104,8 @@ def stage_times(path: Path, clock_now: Clock = time.perf_counter) -> dict[str, f
     lap("entries")
     solved = solve_reading(reading)
     lap("solve")
+    read_others(photo, Page(outline, sizes, (outline.corners,)), builtin())
+    lap("others")
     if solved.solution is None:
         return times
     advise(solved.board, solved.solution, reading.size, solved.entries)

@@ -4,11 +4,11 @@
 
 A newspaper's puzzle page often prints two puzzles side by side (an easier and a harder
 one), and a photo of it holds both. Each photo of the part is paired with the next one
-of another puzzle (in name order; photos whose EXIF turns them are left out: their true corners are given
-in the turned frame); each of the two is flattened through its grid's true corners, with a
-tenth of its side of its own page around it, evened to the page's paper, and both are
-set side by side on a page of text (`robustness.text_page`), lightly blurred as a camera
-would. `stages.solve_photo` then reads the page as a user's photo:
+of another puzzle (in name order; photos whose EXIF turns them are left out: their true
+corners are given in the turned frame). Each of the two is flattened through its grid's
+true corners, with a tenth of its side of its own page around it, evened to the page's
+paper, and both are set side by side on a page of text (`robustness.text_page`), lightly
+blurred as a camera would. `stages.solve_photo` then reads the page as a user's photo:
 
 - first: the puzzle the record's `board` is, found and read exactly (it is either one);
 - other: the second one in `other_puzzles`, read exactly, and on the right side;
@@ -133,14 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         photos = photos[: args.limit]
     r = measure(photos)
-    mixed = [p for p in dataset.photos("mixed-train", held_out=args.part == "held-out")]
-    print(f"| part | pages | first read exactly | other found | other read exactly | other on "
-          f"its side | s per page (no look for others) | own photos reporting another: "
-          f"printed / pen |")
+    part = args.part == "held-out"
+    printed = dataset.photos("train", held_out=part)
+    mixed = dataset.photos("mixed-train", held_out=part)
+    print("| part | pages | first read exactly | other found | other read exactly | other on "
+          "its side | s per page (no look for others) | own photos reporting another: "
+          "printed / pen |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     print(f"| {args.part} | {r['pages']} | {r['first exact']} | {r['other found']} | "
           f"{r['other exact']} | {r['other on its side']} | {r['s per page']:.3f} "
-          f"({r['s per page, no look for others']:.3f}) | {made_up(photos)} of {len(photos)} "
+          f"({r['s per page, no look for others']:.3f}) | {made_up(printed)} of {len(printed)} "
           f"/ {made_up(mixed)} of {len(mixed)} |")
     return 0
 

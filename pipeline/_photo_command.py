@@ -39,7 +39,8 @@ WORKERS_PER_CPU = 4  # --jobs beyond this many a core only start processes that 
 # turn (-j 100000 on 160 photos: one process each, 4x slower than the default)
 
 FLAGS = {"--json": "as_json", "--overwrite": "overwrite", "--check": "check",
-         "--hint": "hint", "--steps": "steps", "--no-correct": "no_correct"}
+         "--hint": "hint", "--steps": "steps", "--no-correct": "no_correct",
+         "--first-puzzle": "first_puzzle"}
 VALUED = {"-o": "output", "--output": "output", "--report": "report_file",
           "-j": "jobs", "--jobs": "jobs", "--engine": "engine", "--size": "size"}
 CHOICES = {"engine": ("builtin", "tesseract"), "size": ("auto", "9", "16")}
@@ -83,7 +84,8 @@ def _typed(options: dict[str, Any]) -> dict[str, Any]:
     settings = Settings(engine=options.get("engine", "builtin"),
                         correct=not options.get("no_correct", False),
                         check=options.get("check", False), hint=options.get("hint", False),
-                        steps=options.get("steps", False), size=options.get("size", "auto"))
+                        steps=options.get("steps", False), size=options.get("size", "auto"),
+                        every_puzzle=not options.get("first_puzzle", False))
     return {
         "paths": options["paths"],
         "output": Path(options["output"]) if "output" in options else None,

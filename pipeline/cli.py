@@ -162,6 +162,13 @@ def snapsolve(
         bool,
         typer.Option("--steps", help="The whole logical solution, one step per line."),
     ] = False,
+    first_puzzle: Annotated[
+        bool,
+        typer.Option(
+            "--first-puzzle",
+            help="Read only the puzzle found first, not every other puzzle on the page.",
+        ),
+    ] = False,
     no_correct: Annotated[
         bool,
         typer.Option(
@@ -201,7 +208,7 @@ def snapsolve(
 
         settings = Settings(engine=engine.value, max_pixels=max_pixels, timeout=timeout,
                             correct=not no_correct, check=check, hint=hint, steps=steps,
-                            size=size.value)
+                            size=size.value, every_puzzle=not first_puzzle)
         return run_photos(paths or [], _path(output), settings, as_json, jobs, overwrite,
                           _path(report_file))
 

@@ -87,6 +87,8 @@ FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 
 OTHER_SHAPES = 2  # largest outer shapes of a page's ink, beside its puzzles, looked at as
 # another puzzle (the next puzzle of a page is its largest shape left but for a photo's dark
 # surround, which fails as a grid; more would cost a warp each on every photo)
+OTHER_SHARE = 0.25  # ... of at least this share of the area of the grids aside (a page's
+# puzzles are alike in size; a tenth of a grid's size beside it is no puzzle anyone photographs)
 OTHER_HINT = 0.35  # ... and one scoring this much as a grid is searched for in full around
 # it (a rule or text joined to a puzzle: 0.39-0.93; beside the photos' own puzzles, a dark
 # table or text scores 0.3 at most, training part)
@@ -141,17 +143,23 @@ def find_other(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarra
     paper (grown by ASIDE_GROWTH), the OTHER_SHAPES largest outer shapes of its ink mask,
     and then those shapes with thin spurs cut off (a rule over the puzzle, or text beside
     it, joins it), each taken when its quad lies inside the photo and is CONFIDENT as a
-    grid of one of `sizes` (a grid cut by the photo's edge, or only likely, is left: a
-    user would not want a part of a puzzle solved)."""
+    grid of one of `sizes` and at least OTHER_SHARE of the smallest grid aside (a grid cut
+    by the photo's edge, or only likely, is left: a user would not want a part of a puzzle
+    solved); where one scores OTHER_HINT but less, the whole search runs on the box around
+    it (`_other_near`). A photo whose one grid leaves no room beside it for such a grid (a
+    puzzle photographed on its own) is not looked at: no time is spent on it."""
     if outline.small is None:
         return None
     small, scale = outline.small.copy(), outline.scale
+    quads = [(_grown(corners) + 0.5) / scale - 0.5 for corners in aside]
+    least_side = (OTHER_SHARE * min(cv2.contourArea(np.float32(c)) for c in aside)) ** 0.5 / scale
+    if len(quads) == 1 and _room_beside(quads[0], small.shape) < least_side:
+        return None
     paper = int(median(small[::4, ::4]))
-    for corners in aside:
-        quad = (_grown(corners) + 0.5) / scale - 0.5
+    for quad in quads:
         cv2.fillConvexPoly(small, np.round(quad).astype(np.int32), paper)
     mask = ink_mask(stretched(small), INK_DELTA)
-    least = min_grid_area(mask)
+    least = max(min_grid_area(mask), least_side**2)
     ns = tuple(size.n for size in sizes)
     shapes = large_contours(mask, outer_only=True)[:OTHER_SHAPES]
     hulls = [cv2.convexHull(contour) for contour in shapes]
@@ -185,6 +193,15 @@ def _other_near(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarr
     if found is None or not _inside(found[0], grey.shape):
         return None
     return _outline(outline.grey, found, sizes, (outline.small, outline.scale))
+
+
+def _room_beside(quad: np.ndarray, shape: tuple[int, ...]) -> float:
+    """The widest strip of an image of `shape` beside the box around `quad`: the side, in
+    px, of the largest square that fits there."""
+    height, width = shape[:2]
+    (x0, y0), (x1, y1) = np.clip(quad.min(axis=0), 0, None), quad.max(axis=0)
+    return float(max(min(x0, height), min(width - x1, height), min(y0, width),
+                     min(height - y1, width)))
 
 
 def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:

@@ -90,25 +90,44 @@ def describe(rec: Record, detailed: bool) -> str:
         head += (f"\n  corrected {fix['cell']}: read {fix['read'] or 'empty'}, "
                  f"used {fix['used'] or 'empty'} (p={fix['probability']:.2f})")
     if not detailed:  # the boards left out; a hint or steps asked for still shown
-        return "".join([head, *(f"\n  {line}" for line in advice_lines(rec))])
-    parts = [head]
-    entries = rec.extra.get("entries") or ""
-    if rec.board and entries.strip("0") and len(rec.board) == 81:
-        wrong = set(rec.extra.get("wrong_entries") or ())
-        doubtful = set(rec.extra.get("doubtful_entries") or ())
-        key = "5 printed, 5' written by you, 5! written and wrong"
-        key += ", 5? to check" if doubtful else ""
-        parts += ["", f"Board as read ({key}):", marked_grid(rec.board, entries, wrong, doubtful)]
-    elif rec.board:
-        parts += ["", "Board as read:", shown_grid(rec.board)]
-    advice = advice_lines(rec)
-    if advice:
-        parts += ["", *advice]
-    elif rec.solution:
-        parts += ["", "Solution:", shown_grid(rec.solution)]
-    parts += difficulty_line(rec)
+        others = [other_head(other) for other in rec.extra.get("other_puzzles") or ()]
+        return "".join([head, *(f"\n  {line}" for line in [*advice_lines(rec), *others])])
+    parts = [head, *puzzle_lines(rec.board, rec.solution, rec.extra, advice_lines(rec))]
+    for other in rec.extra.get("other_puzzles") or ():
+        parts += ["", other_head(other)]
+        parts += puzzle_lines(other.get("board"), other.get("solution"), other)
     return "\n".join(parts)
 
+
+PLACES = {"right": "right of", "left": "left of", "above": "above", "below": "below"}
+
+
+def other_head(other: dict) -> str:
+    """'The puzzle right of the first: solved', for one of a photo's other puzzles."""
+    head = f"The puzzle {PLACES.get(other.get('where'), 'beside')} the first: {other['status']}"
+    detail = (other.get("message") or "").removeprefix("solved").lstrip(" ;")
+    return f"{head} ({detail})" if detail else head
+
+
+def puzzle_lines(board: str | None, solution: str | None, fields: dict,
+                 advice: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """A puzzle's boards for people: the board as read (givens and entries told apart when
+    there are entries), then the advice asked for or the solution, then the difficulty."""
+    parts: list[str] = []
+    entries = fields.get("entries") or ""
+    if board and entries.strip("0") and len(board) == 81:
+        wrong = set(fields.get("wrong_entries") or ())
+        doubtful = set(fields.get("doubtful_entries") or ())
+        key = "5 printed, 5' written by you, 5! written and wrong"
+        key += ", 5? to check" if doubtful else ""
+        parts += ["", f"Board as read ({key}):", marked_grid(board, entries, wrong, doubtful)]
+    elif board:
+        parts += ["", "Board as read:", shown_grid(board)]
+    if advice:
+        parts += ["", *advice]
+    elif solution:
+        parts += ["", "Solution:", shown_grid(solution)]
+    return parts + difficulty_line(fields)
 
 
 def marked_grid(
@@ -178,9 +197,10 @@ def advice_lines(rec: Record) -> list[str]:
     return lines
 
 
-def difficulty_line(rec: Record) -> list[str]:
-    """'Difficulty: medium (hardest step: locked candidates)', or nothing."""
-    grade = rec.extra.get("difficulty")
+def difficulty_line(fields: Record | dict) -> list[str]:
+    """'Difficulty: medium (hardest step: locked candidates)', or nothing (of a record, or
+    of the fields of a record's extra keys or of one of its other puzzles)."""
+    grade = (fields.extra if isinstance(fields, Record) else fields).get("difficulty")
     if not grade:
         return []
     if not grade.get("hardest"):  # a full board: no step was needed

@@ -170,9 +170,10 @@ def test_a_narrow_terminal_gets_typers_help_wrapped_to_fit(monkeypatch, capsys):
 
 
 WORDS = ["a.jpg", "b c.png", "serve", "--json", "--overwrite", "--check", "--hint", "--steps",
-         "--no-correct", "-o", "--output", "out", "--report", "r.csv", "-j", "--jobs", "2", "0",
-         "07", "--engine", "tesseract", "builtin", "BUILTIN", "--size", "9", "16", "auto",
-         "--puzzle", "--", "-", "", "--output=x", "-h", "--all", "--timeout", "5", "-x"]
+         "--no-correct", "--first-puzzle", "-o", "--output", "out", "--report", "r.csv", "-j",
+         "--jobs", "2", "0", "07", "--engine", "tesseract", "builtin", "BUILTIN", "--size", "9",
+         "16", "auto", "--puzzle", "--", "-", "", "--output=x", "-h", "--all", "--timeout", "5",
+         "-x"]
 
 
 def typers_reading(args: list[str], monkeypatch) -> dict | None:
@@ -212,6 +213,7 @@ def test_a_plain_photo_command_is_read_as_typer_reads_it(args, monkeypatch):
 @pytest.mark.parametrize("args", [
     ["a.jpg"], ["scans/", "--json"], ["-o", "out", "a.jpg", "b.jpg", "--overwrite"],
     ["--check", "a.jpg", "-j", "2", "--report", "r.csv"], ["a.jpg", "--size", "16", "--hint"],
+    ["--first-puzzle", "page.jpg"],
 ])
 def test_the_usual_photo_commands_need_no_typer(args, monkeypatch):
     quick = plain_photo_options(args)
