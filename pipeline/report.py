@@ -231,9 +231,13 @@ def write_csv(path: Path, records: list[Record]) -> None:
 
 def _row(rec: Record) -> dict:
     """A record as a CSV row: the per-cell ink classes left out (the JSON has them), the
-    entries counted."""
+    entries counted, the page's other puzzles counted (the JSON has their boards)."""
     row = rec.as_dict()
     row.pop("cells", None)
+    if "other_puzzles" in row:
+        others = row.pop("other_puzzles")
+        row["other_puzzles"] = len(others)
+        row["other_puzzles_solved"] = sum(other["status"] == "solved" for other in others)
     if "entries" in row:
         row["entries_written"] = sum(ch != "0" for ch in row["entries"])
         row["entries_wrong"] = len(row["wrong_entries"])

@@ -29,7 +29,7 @@ RECORD_KEYS = {"input", "status", "board", "solution", "output", "message", "sec
                "difficulty", "alphabet",
                "givens", "corrections", "confidence", "low_confidence", "id", "image_url"}
 PHOTO_KEYS = {"entries", "wrong_entries", "unreadable_entries", "doubtful_entries",
-              "notes", "unseen_cells", "cells"}  # photos
+              "notes", "unseen_cells", "cells", "other_puzzles"}  # photos
 
 
 @pytest.fixture(scope="module")

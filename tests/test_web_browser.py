@@ -224,6 +224,23 @@ def test_a_hint_shows_the_next_step_instead_of_the_solution(page, running, tmp_p
     assert "".join(shown) == SMALL_SOLUTION
 
 
+def test_a_page_of_two_puzzles_says_so_and_draws_both(page, running, tmp_path):
+    import cv2
+
+    from tests.test_pages import OTHER, two_puzzles
+
+    image, _ = two_puzzles()
+    photo = tmp_path / "IMG_0002.png"
+    cv2.imwrite(str(photo), image)
+    page.goto(running.url)
+    page.set_input_files("#camera", str(photo))
+    page.wait_for_selector("#photo[src*='/results/']", timeout=WAIT_MS)
+    expect(page.locator("#status-title")).to_have_text("Solved")
+    expect(page.locator("#status-message")).to_contain_text(
+        "Another puzzle is on the photo (left): 1 solved and drawn in too.")
+    assert board_text(page) == OTHER  # the board shown is the first puzzle's
+
+
 def test_typing_the_hinted_digit_gives_the_next_hint_not_the_solution(page, running, tmp_path):
     # the fix after a hint asked for the solution: the photo was redrawn with every digit
     page.goto(running.url)

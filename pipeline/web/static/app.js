@@ -301,6 +301,12 @@ function explain(rec) {
   if (rec.status === "solved" && misread.length) {
     parts.push(`Ringed in orange: ${misread.length === 1 ? "a reading" : `${misread.length} readings`} the solver corrected; check ${misread.length === 1 ? "it" : "them"} against the paper.`);
   }
+  const others = rec.other_puzzles || [];
+  if (rec.status === "solved" && others.length) {
+    const solved = others.filter((other) => other.status === "solved").length;
+    const count = others.length === 1 ? "Another puzzle is" : `${others.length} more puzzles are`;
+    parts.push(`${count} on the photo (${others.map((other) => other.where).join(", ")}): ${solved} solved${checking() ? ", their wrong entries ringed" : " and drawn in too"}.`);
+  }
   if (ADVICE[rec.status]) parts.push(ADVICE[rec.status]);
   return parts.filter(Boolean).join(" ");
 }
