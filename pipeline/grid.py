@@ -182,10 +182,7 @@ def _other_near(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndarr
     """The grid `find_outline`'s whole search finds in the box around the quad `near` (its
     corners in the photo, grown by OTHER_ROOM), the grids `aside` painted paper; None when
     it finds none inside the photo."""
-    grey = outline.grey.copy()
-    paper = int(median(grey[::8, ::8]))
-    for corners in aside:
-        cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
+    grey = _painted_out(outline.grey, aside)
     height, width = grey.shape
     centre = near.mean(axis=0)
     box = clamped_box(centre + (near - centre) * (1 + OTHER_ROOM), width, height)
@@ -219,10 +216,7 @@ def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndar
     (left, right, above, below), the best kept. Each part is searched at its own scale: a
     page made wide by the grid set aside shrinks the working copy, and a grid filled in by
     hand loses its lines there first."""
-    grey = outline.grey.copy()
-    paper = int(median(grey[::8, ::8]))
-    for corners in aside:
-        cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
+    grey = _painted_out(outline.grey, aside)
     height, width = grey.shape
     whole = _grid_of_part(grey, (0, 0, width, height), sizes)
     if whole is not None:
@@ -232,6 +226,16 @@ def find_another(outline: Outline, sizes: tuple[Size, ...], aside: tuple[np.ndar
               (0, y1, width, height)]
     found = [f for f in (_grid_of_part(grey, box, sizes) for box in beside) if f is not None]
     return _outline(outline.grey, max(found, key=lambda f: f[1]), sizes) if found else None
+
+
+def _painted_out(grey: np.ndarray, aside: tuple[np.ndarray, ...]) -> np.ndarray:
+    """A copy of the grey photo with the grids `aside` (their corners) painted its paper's
+    grey, each grown by ASIDE_GROWTH: none of their lines is left to frame a grid."""
+    grey = grey.copy()
+    paper = int(median(grey[::8, ::8]))
+    for corners in aside:
+        cv2.fillConvexPoly(grey, np.round(_grown(corners)).astype(np.int32), paper)
+    return grey
 
 
 def _grid_of_part(
