@@ -5,7 +5,7 @@
 A newspaper's puzzle page often prints two puzzles side by side (an easier and a harder
 one), and a photo of it holds both. Each photo of the part is paired with the next one
 of another puzzle (in name order; photos whose EXIF turns them are left out: their true
-corners are given in the turned frame). Each of the two is flattened through its grid's
+corners do not match the raw frame). Each of the two is flattened through its grid's
 true corners, with a tenth of its side of its own page around it, evened to the page's
 paper, and both are set side by side on a page of text (`robustness.text_page`), lightly
 blurred as a camera would. `stages.solve_photo` then reads the page as a user's photo:
