@@ -233,8 +233,7 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     unique = solved.solution if solved.status == "solved" else None  # advice needs one
     advice = advise(solved.board, unique, reading.size, sure_entries(solved), settings.hint,
                     settings.steps)
-    others = (_others(photo, page, settings, reading)
-              if settings.every_puzzle and board is None and page else [])
+    others = _others(photo, page, settings, reading) if settings.every_puzzle and page else []
     record = photo_record(label, reading, solved, settings.check, advice)
     record = replace(record, extra={**record.extra, "other_puzzles": [
         other.fields for other in others]})

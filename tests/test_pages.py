@@ -148,3 +148,12 @@ def test_a_report_row_counts_the_other_puzzles(tmp_path):
     write_csv(tmp_path / "r.csv", [record])
     [row] = csv.DictReader((tmp_path / "r.csv").open())
     assert row["other_puzzles"] == "1" and row["other_puzzles_solved"] == "1"
+
+
+def test_a_board_fixed_by_hand_keeps_the_other_puzzles():
+    # the web page's fix of a misread cell re-solves the first puzzle from the board typed:
+    # the photo drawn again still shows the other puzzle, and the record still lists it
+    image, _ = two_puzzles()
+    record = solve_photo(image, board=OTHER).record
+    assert record.status == "solved" and record.solution == OTHER_SOLUTION
+    assert [other["board"] for other in record.extra["other_puzzles"]] == [PUZZLE]
