@@ -157,3 +157,28 @@ def test_a_board_fixed_by_hand_keeps_the_other_puzzles():
     record = solve_photo(image, board=OTHER).record
     assert record.status == "solved" and record.solution == OTHER_SOLUTION
     assert [other["board"] for other in record.extra["other_puzzles"]] == [PUZZLE]
+
+
+def test_a_sixteen_beside_a_nine_is_read_at_its_own_size():
+    # a Super Sudoku printed beside the 9x9 (auto size): each read at its own size
+    import cv2
+
+    from benchmarks.render16 import flat_grid as flat16
+    from benchmarks.render16 import font_names, hex_puzzle, printed
+    from tests.synth import flat_grid
+
+    fonts = font_names()
+    if not fonts:
+        pytest.skip("no font to print the 16x16 grid in")
+    rng = np.random.default_rng(3)
+    board, solution = hex_puzzle(rng)
+    sixteen = cv2.resize(flat16(board, fonts[0], rng), (600, 600), interpolation=cv2.INTER_AREA)
+    page = np.full((760, 1300), 235, np.uint8)
+    page[80:640, 60:620] = flat_grid(PUZZLE, 560)
+    page[80:680, 660:1260] = np.clip(sixteen * 255 if sixteen.max() <= 1 else sixteen, 0, 255)
+    page = cv2.cvtColor(cv2.GaussianBlur(page, (3, 3), 0), cv2.COLOR_GRAY2BGR)
+    record = solve_photo(page).record
+    assert record.status == "solved" and record.board == PUZZLE
+    [other] = record.extra["other_puzzles"]
+    assert other["size"] == 16 and other["where"] == "right" and other["status"] == "solved"
+    assert other["board"] == printed(board) and other["solution"] == printed(solution)
