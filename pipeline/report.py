@@ -92,8 +92,11 @@ def describe(rec: Record, detailed: bool) -> str:
     if not detailed:  # the boards left out; a hint or steps asked for still shown
         others = [other_head(other) for other in rec.extra.get("other_puzzles") or ()]
         return "".join([head, *(f"\n  {line}" for line in [*advice_lines(rec), *others])])
-    parts = [head, *puzzle_lines(rec.board, rec.solution, rec.extra, advice_lines(rec))]
-    for other in rec.extra.get("other_puzzles") or ():
+    others = rec.extra.get("other_puzzles") or ()
+    parts = [head, *([] if not others else ["", f"{len(others) + 1} puzzles on this photo;"
+                                            " the first:"])]
+    parts += puzzle_lines(rec.board, rec.solution, rec.extra, advice_lines(rec))
+    for other in others:
         parts += ["", other_head(other)]
         parts += puzzle_lines(other.get("board"), other.get("solution"), other)
     return "\n".join(parts)

@@ -129,6 +129,7 @@ def test_the_terminal_shows_the_other_puzzle(tmp_path):
     page = tmp_path / "page.png"
     cv2.imwrite(str(page), image)
     text = CliRunner().invoke(app, [str(page)]).output
+    assert "2 puzzles on this photo; the first:" in text
     assert "The puzzle left of the first: solved" in text
     assert text.count("Solution:") == 2
     lines = CliRunner().invoke(app, ["--json", "--overwrite", str(page)]).output.splitlines()
