@@ -69,4 +69,6 @@ def decoded_ahead(paths: list[str], max_pixels: int) -> Ahead | None:
     from .load import is_own_output
 
     path = Path(paths[0])
-    return Ahead(path, max_pixels) if path.is_file() and not is_own_output(path) else None
+    if path.suffix.lower() == ".pdf" or not path.is_file() or is_own_output(path):
+        return None  # (a PDF's pages are drawn by the job, `_pdf`)
+    return Ahead(path, max_pixels)

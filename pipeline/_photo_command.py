@@ -133,8 +133,9 @@ def _run_photos(
         check_report_file(report_file, [p for job in planned for p in (job.path, job.output)])
     if not planned:
         pdfs = pdfs_in(paths)
-        why = (f" ({pdfs} PDF file{'s' * (pdfs != 1)}: save their pages as images, e.g. "
-               f"`{PDF_TO_PNG}`, and run again)") if pdfs else ""
+        why = (f" ({pdfs} PDF file{'s' * (pdfs != 1)}: pip install 'snapsolve[pdf]' to read"
+               f" them, or save their pages as images, e.g. `{PDF_TO_PNG}`, and run again)"
+               ) if pdfs else ""
         print(f"snapsolve: no photos found in the paths given{why}; nothing to do",
               file=sys.stderr)
         return ExitCode.OK

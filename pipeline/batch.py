@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import cv2
 
-from .errors import UsageError
+from . import _pdf
+from .errors import SnapsolveError, UsageError
 from .load import is_image_name, is_own_output
 from .output import TEMP_PREFIX, output_path
 from .process import Job, crashed, process, skipped
@@ -61,9 +62,11 @@ def pdfs_in(paths: list[str]) -> int:
 
 def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
     """One job per photo named or found in the folders given (raises UsageError for a path
-    that does not exist). A file named explicitly is always a job, image or not."""
+    that does not exist), and one per page of each PDF where PDFs can be read (`_pdf`). A
+    file named explicitly is always a job, image or not."""
     jobs: list[Job] = []
     seen: set[Path] = set()
+    pdfs = _pdf.available()
     for given in paths:
         if not given:  # Path("") is the current folder: most often a variable left unset
             raise UsageError("an empty name was given as a photo (a variable left unset?)")
@@ -71,7 +74,7 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
         if not path.exists() and not path.is_symlink():
             raise UsageError(f"no such file or folder: {given}")
         if path.is_dir():
-            found = [(str(p), p, path) for p in _walk(path)]
+            found = [(str(p), p, path) for p in _walk(path, _read_here if pdfs else is_image_name)]
         else:
             found = [(given, path, None)]
         for source, photo, root in found:
@@ -79,9 +82,37 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
             if key in seen:
                 continue
             seen.add(key)
-            jobs.append(Job(source, photo, output_path(photo, root, output_dir)))
+            if pdfs and _is_pdf(photo):
+                jobs += _page_jobs(source, photo, root, output_dir)
+            else:
+                jobs.append(Job(source, photo, output_path(photo, root, output_dir)))
     _one_photo_an_output(jobs)
     return jobs
+
+
+def _read_here(path: Path) -> bool:
+    """An image, or a PDF (where PDFs can be read), found in a folder."""
+    return is_image_name(path) or path.suffix.lower() == ".pdf"
+
+
+def _is_pdf(path: Path) -> bool:
+    """A PDF by its name, or by its first bytes (a file named as something else)."""
+    return path.suffix.lower() == ".pdf" or (path.is_file() and _pdf.is_pdf(path))
+
+
+def _page_jobs(source: str, pdf: Path, root: Path | None, output_dir: Path | None
+               ) -> list[Job]:
+    """A job per page of the PDF (`source#page=2`, its output scan.p2.solved.jpg); one
+    page as the file itself (scan.solved.jpg). A PDF that cannot be opened is one job,
+    whose record says why."""
+    try:
+        pages = _pdf.page_count(pdf)
+    except SnapsolveError:
+        pages = 1
+    if pages == 1:
+        return [Job(source, pdf, output_path(pdf, root, output_dir), page=0)]
+    return [Job(f"{source}#page={k + 1}", pdf, output_path(pdf, root, output_dir, k + 1),
+                page=k) for k in range(pages)]
 
 
 def _one_photo_an_output(jobs: list[Job]) -> None:

@@ -54,8 +54,9 @@ def read_header(data: bytes) -> Header:
     if is_heif(data):
         return Header("heif", *heif_size(data))
     if data[:5] == b"%PDF-":  # a scanner's usual output: say how to make an image of it
-        raise UnreadableImage(f"a PDF, not an image: save its page as one (e.g. `{PDF_TO_PNG}`"
-                              " gives page-1.png), or scan to JPEG")
+        raise UnreadableImage(f"a PDF, not an image: name it on the command line (with"
+                              f" snapsolve[pdf] installed, each page is read), or save its page"
+                              f" as an image (e.g. `{PDF_TO_PNG}` gives page-1.png)")
     raise UnreadableImage("not an image: the file is not a JPEG, PNG, TIFF, BMP, WebP or HEIC")
 
 

@@ -30,28 +30,31 @@ ENCODE_PARAMS = {
     ".webp": [cv2.IMWRITE_WEBP_QUALITY, 95],
 }
 WRITABLE = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".webp")  # what OpenCV encodes
-AS_JPEG = {".heic": ".jpg", ".heif": ".jpg"}  # photos read but not written in their format
+AS_JPEG = {".heic": ".jpg", ".heif": ".jpg", ".pdf": ".jpg"}  # read but not written in
+# their format (a PDF's page is written as the photo of it)
 NEW_FILE_MODE = 0o666  # what open() asks for; the umask takes its share
 ORIENTATION_TAG = 0x0112
 UPRIGHT = 1  # the EXIF orientation of pixels to be shown as they are
 
 
-def solved_name(path: Path) -> str:
+def solved_name(path: Path, page: int | None = None) -> str:
     """photo.jpg -> photo.solved.jpg; a HEIC photo (which OpenCV does not write) gets a
-    JPEG, as a phone shares it; any other name that says no format we write gets a PNG
+    JPEG, as a phone shares it, and so does a PDF's page (`page`, counted from 1: scan.pdf
+    -> scan.p2.solved.jpg); any other name that says no format we write gets a PNG
     (lossless, read everywhere)."""
     suffix = path.suffix if path.suffix.lower() in WRITABLE else AS_JPEG.get(
         path.suffix.lower(), ".png")
-    return f"{path.stem}.solved{suffix}"
+    return f"{path.stem}{'' if page is None else f'.p{page}'}.solved{suffix}"
 
 
-def output_path(photo: Path, root: Path | None, output_dir: Path | None) -> Path:
-    """Where the annotated version of `photo` goes: beside it, or under `output_dir`
-    mirroring its path relative to the folder `root` it was found in."""
+def output_path(photo: Path, root: Path | None, output_dir: Path | None,
+                page: int | None = None) -> Path:
+    """Where the annotated version of `photo` (or of its `page`) goes: beside it, or under
+    `output_dir` mirroring its path relative to the folder `root` it was found in."""
     if output_dir is None:
-        return photo.with_name(solved_name(photo))
+        return photo.with_name(solved_name(photo, page))
     relative = photo.relative_to(root) if root is not None else Path(photo.name)
-    return output_dir / relative.with_name(solved_name(relative))
+    return output_dir / relative.with_name(solved_name(relative, page))
 
 
 def encode(image: np.ndarray, suffix: str, header: Header | None = None) -> bytes:

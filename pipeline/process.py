@@ -8,9 +8,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import OutputNotWritten
+from ._pdf import page_photo
+from .errors import OutputNotWritten, SnapsolveError
 from .load import is_own_output
 from .output import encode, write_atomically
+from .products import Photo
 from .records import Record, Status
 from .settings import Settings
 from .stages import solve_photo
@@ -28,6 +30,7 @@ class Job:
     path: Path
     output: Path
     board: str | None = None
+    page: int | None = None  # the page of a PDF (0 the first), drawn as the photo
 
 
 def process(job: Job, settings: Settings, decoded: Decoded | None = None) -> Record:
@@ -35,9 +38,17 @@ def process(job: Job, settings: Settings, decoded: Decoded | None = None) -> Rec
     record. A photo solved whose copy cannot be written keeps its board and solution, with
     the status `unsaved` and the reason. `decoded`: the job's photo, decoded ahead
     (`_ahead`), its time counted from when its decoding began."""
-    source = job.path if decoded is None else decoded.photo
+    began = time.perf_counter()
+    source: Path | Photo = job.path if decoded is None else decoded.photo
+    if job.page is not None:
+        try:
+            source = page_photo(job.path, job.page, settings.max_pixels)
+        except SnapsolveError as exc:
+            return Record(job.source, exc.status, str(exc)).timed(began)
     result = solve_photo(source, settings, board=job.board, name=job.source)
-    record = result.record if decoded is None else result.record.timed(decoded.started)
+    record = result.record
+    if decoded is not None or job.page is not None:  # counted from its decoding or drawing
+        record = record.timed(decoded.started if decoded is not None else began)
     if result.image is None:
         return record
     started = time.perf_counter() - record.seconds

@@ -211,13 +211,18 @@ def test_a_folder_without_photos_says_so(cli, tmp_path):
     assert "PDF" not in run.err
 
 
-def test_a_folder_of_pdf_scans_says_what_to_do_with_them(cli, tmp_path):
+def test_a_folder_of_pdf_scans_says_what_to_do_with_them(cli, tmp_path, monkeypatch):
+    # where PDFs cannot be read (no pypdfium2): how to read them, or make images of them
+    from pipeline import _pdf
+
+    monkeypatch.setattr(_pdf, "available", lambda: False)
     (tmp_path / "inner").mkdir()
     for name in ("a.pdf", "inner/b.PDF"):
         (tmp_path / name).write_bytes(b"%PDF-1.7\n")
     run = cli(tmp_path)
     assert run.code == 0 and "no photos found" in run.err
-    assert "2 PDF files: save their pages as images" in run.err
+    assert "2 PDF files: pip install 'snapsolve[pdf]' to read them, or save their pages as" \
+        " images" in run.err
 
 
 def test_the_workers_start_before_the_first_record_is_handed_out(monkeypatch, tmp_path):

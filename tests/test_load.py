@@ -55,7 +55,7 @@ def test_too_large_a_photo_is_advised_by_where_it_came_from(tmp_path):
 @pytest.mark.parametrize(
     ("content", "reason"),
     [(b"", "empty"), (b"hello, I am text", "not an image"), (b"\xff\xd8\xff\xe0\x00", "damaged"),
-     (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "a PDF, not an image: save its page")],
+     (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "a PDF, not an image: name it on the command line")],
 )
 def test_junk_files_are_unreadable_with_a_reason(tmp_path, content, reason):
     path = tmp_path / "junk.jpg"
