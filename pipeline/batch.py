@@ -82,7 +82,7 @@ def plan(paths: list[str], output_dir: Path | None) -> list[Job]:
             if key in seen:
                 continue
             seen.add(key)
-            if pdfs and _is_pdf(photo):
+            if pdfs and (root is None or photo.suffix.lower() == ".pdf") and _is_pdf(photo):
                 jobs += _page_jobs(source, photo, root, output_dir)
             else:
                 jobs.append(Job(source, photo, output_path(photo, root, output_dir)))
@@ -96,8 +96,9 @@ def _read_here(path: Path) -> bool:
 
 
 def _is_pdf(path: Path) -> bool:
-    """A PDF by its name, or by its first bytes (a file named as something else)."""
-    return path.suffix.lower() == ".pdf" or (path.is_file() and _pdf.is_pdf(path))
+    """A PDF by its first bytes, whatever its name says (asked of the files named, and of
+    the .pdf files found: a folder's photos are taken for what their names say)."""
+    return path.is_file() and _pdf.is_pdf(path)
 
 
 def _page_jobs(source: str, pdf: Path, root: Path | None, output_dir: Path | None

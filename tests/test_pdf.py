@@ -62,7 +62,8 @@ def test_a_damaged_pdf_is_unreadable_with_a_reason(tmp_path):
 def test_every_page_of_a_scan_gets_its_record_and_image(cli, tmp_path):
     pdf = scan(tmp_path / "scan.pdf", [photo()[0], blank()])
     run = cli("--json", pdf)
-    records = [json.loads(line) for line in run.out.splitlines()]
+    records = sorted((json.loads(line) for line in run.out.splitlines()),
+                     key=lambda r: r["input"])  # (as they finish: the pages run in parallel)
     assert run.code == 2  # one page holds no puzzle
     assert [r["input"] for r in records] == [f"{pdf}#page=1", f"{pdf}#page=2"]
     first, second = records
@@ -72,8 +73,9 @@ def test_every_page_of_a_scan_gets_its_record_and_image(cli, tmp_path):
     assert cv2.imread(first["output"]) is not None
     assert second["status"] == "no_grid" and second["output"] is None
     again = cli("--json", pdf)  # re-runs resume: the page done is skipped
-    statuses = [json.loads(line)["status"] for line in again.out.splitlines()]
-    assert statuses == ["skipped", "no_grid"]
+    statuses = {json.loads(line)["input"]: json.loads(line)["status"]
+                for line in again.out.splitlines()}
+    assert statuses == {f"{pdf}#page=1": "skipped", f"{pdf}#page=2": "no_grid"}
 
 
 def test_a_one_page_scan_is_named_as_the_file(cli, tmp_path):
@@ -115,3 +117,11 @@ def test_a_pdf_named_as_a_photo_is_read_as_a_pdf(cli, tmp_path):
     run = cli("--json", named)
     [record] = [json.loads(line) for line in run.out.splitlines()]
     assert record["status"] == "solved" and record["output"] == str(tmp_path / "scan.solved.jpg")
+
+
+def test_a_photo_named_pdf_is_read_as_the_photo_it_is(cli, tmp_path):
+    named = tmp_path / "puzzle.pdf"
+    named.write_bytes(cv2.imencode(".jpg", photo()[0])[1].tobytes())
+    run = cli("--json", named)
+    [record] = [json.loads(line) for line in run.out.splitlines()]
+    assert record["status"] == "solved" and record["input"] == str(named)
