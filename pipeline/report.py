@@ -238,9 +238,7 @@ def _row(rec: Record) -> dict:
     row = rec.as_dict()
     row.pop("cells", None)
     if "other_puzzles" in row:
-        others = row.pop("other_puzzles")
-        row["other_puzzles"] = len(others)
-        row["other_puzzles_solved"] = sum(other["status"] == "solved" for other in others)
+        row["other_puzzles"] = len(row["other_puzzles"])
     if "entries" in row:
         row["entries_written"] = sum(ch != "0" for ch in row["entries"])
         row["entries_wrong"] = len(row["wrong_entries"])

@@ -242,7 +242,7 @@ def _solve(source: PhotoSource, settings: Settings, board: str | None, label: st
     spare = settings.check or advice.hint_asked  # the other puzzles: no spoilers either
     shown = drawing(solved, reading, spare, advice.hint)
     also = tuple((other.reading.geometry, drawing(other.solved, other.reading, spare))
-                 for other in others if other.solved.status == "solved")
+                 for other in others)
     ours = not isinstance(source, np.ndarray | Photo)  # decoded here: drawn on, never seen again
     annotated = render(photo.pixels, reading.geometry, shown, in_place=ours, also=also)
     return Result(record, annotated, photo.header)
@@ -263,16 +263,21 @@ OWN_KEYS = ("input", "output", "seconds", "cells")  # the photo's record's keys 
 
 
 def _others(photo: Photo, page: Page, settings: Settings, first: Reading) -> list[Other]:
-    """The page's other puzzles (`read_others`), each solved and given its own part of the
-    record: the keys of a photo's record that are a puzzle's, and `where` it lies beside
-    the first (as the upright photo shows them). In the no-spoiler modes (`--check`,
-    `--hint`) none of their solutions is shown: `--hint` hints at the first alone."""
+    """The page's other puzzles (`read_others`) that have one solution, each solved and
+    given its own part of the record: the keys of a photo's record that are a puzzle's,
+    and `where` it lies beside the first (as the upright photo shows them). A grid read
+    as a board with no or several solutions is left out: the likelier reason is a table
+    of figures that is no puzzle (a 16x16 of random figures reads so), and a puzzle misread
+    beyond correction's reach would only give the user a wrong board to look at. In the
+    no-spoiler modes (`--check`, `--hint`) none of their solutions is shown: `--hint` hints
+    at the first alone."""
     engine = lambda size: engine_named(settings.engine, size)  # noqa: E731
     others = []
     for reading in read_others(photo, page, engine):
         solved = solve_reading(reading, settings.correct)
-        unique = solved.solution if solved.status == "solved" else None
-        advice = advise(solved.board, unique, reading.size, sure_entries(solved))
+        if solved.status != "solved":  # a table of figures beside the puzzle reads as a
+            continue  # board with clashes; only a puzzle has one solution
+        advice = advise(solved.board, solved.solution, reading.size, sure_entries(solved))
         record = photo_record("", reading, solved, settings.check or settings.hint, advice)
         fields = {"where": where(first.geometry, reading.geometry),
                   **{k: v for k, v in record.as_dict().items() if k not in OWN_KEYS}}

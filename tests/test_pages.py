@@ -11,6 +11,7 @@ from pipeline.grid import find_other, find_outline
 from pipeline.products import Geometry, Header, Photo
 from pipeline.settings import Settings
 from pipeline.stages import NINE, solve_photo, where
+from solver.size import SIXTEEN
 from tests.synth import PUZZLE, SOLUTION, beside_solution, photo
 
 RELABEL = str.maketrans("123456789", "912345678")
@@ -148,7 +149,7 @@ def test_a_report_row_counts_the_other_puzzles(tmp_path):
     record = solve_photo(image).record
     write_csv(tmp_path / "r.csv", [record])
     [row] = csv.DictReader((tmp_path / "r.csv").open())
-    assert row["other_puzzles"] == "1" and row["other_puzzles_solved"] == "1"
+    assert row["other_puzzles"] == "1"
 
 
 def test_a_board_fixed_by_hand_keeps_the_other_puzzles():
@@ -183,3 +184,21 @@ def test_a_sixteen_beside_a_nine_is_read_at_its_own_size():
     [other] = record.extra["other_puzzles"]
     assert other["size"] == 16 and other["where"] == "right" and other["status"] == "solved"
     assert other["board"] == printed(board) and other["solution"] == printed(solution)
+
+
+def test_a_table_of_figures_beside_the_puzzle_is_no_other_puzzle():
+    # a 16x16 table of random figures passes for a grid, and reads as a board that clashes
+    import cv2
+
+    from benchmarks.no_grid import digits_grid
+    from tests.synth import flat_grid
+
+    table = cv2.resize(digits_grid(16), (560, 560), interpolation=cv2.INTER_AREA)
+    page = np.full((720, 1360), 235, np.uint8)
+    page[80:640, 60:620] = flat_grid(PUZZLE, 560)
+    page[80:640, 700:1260] = table
+    page = cv2.cvtColor(cv2.GaussianBlur(page, (3, 3), 0), cv2.COLOR_GRAY2BGR)
+    first = find_outline(as_photo(page))
+    assert find_other(first, (NINE, SIXTEEN), (first.corners,)) is not None  # a grid ...
+    record = solve_photo(page).record
+    assert record.board == PUZZLE and record.extra["other_puzzles"] == []  # ... no puzzle

@@ -303,9 +303,8 @@ function explain(rec) {
   }
   const others = rec.other_puzzles || [];
   if (rec.status === "solved" && others.length) {
-    const solved = others.filter((other) => other.status === "solved").length;
     const count = others.length === 1 ? "Another puzzle is" : `${others.length} more puzzles are`;
-    parts.push(`${count} on the photo (${others.map((other) => other.where).join(", ")}): ${solved} solved${checking() ? ", their wrong entries ringed" : " and drawn in too"}.`);
+    parts.push(`${count} on the photo (${others.map((other) => other.where).join(", ")}), solved${checking() ? ", its wrong entries ringed" : " and drawn in too"}.`);
   }
   if (ADVICE[rec.status]) parts.push(ADVICE[rec.status]);
   return parts.filter(Boolean).join(" ");
