@@ -27,6 +27,7 @@ __all__ = [
     "Settings",
     "Status",
     "read_photo",
+    "solve_pdf",
     "solve_photo",
 ]
 
@@ -37,6 +38,7 @@ _HOMES = {
     "Result": "stages",
     "read_photo": "stages",
     "solve_photo": "stages",
+    "solve_pdf": "scans",
     "Settings": "settings",
 }
 

@@ -17,7 +17,8 @@ import numpy as np
 from .errors import UnreadableImage
 from .products import Header, Photo
 
-__all__ = ["MAX_PAGES", "PAGE_DPI", "available", "is_pdf", "page_count", "page_photo"]
+__all__ = ["MAX_PAGES", "PAGE_DPI", "available", "is_pdf", "page_count", "page_label",
+           "page_photo"]
 
 PAGE_DPI = 200  # a page drawn at this resolution: a newspaper puzzle's cell (6-9 mm) is 50-70
 # px, its digits 30 px and more; a scan's own 300 dpi would take twice the time for nothing
@@ -46,6 +47,12 @@ def page_count(path: Path) -> int:
     a PDF PDFium cannot open (damaged, or locked by a password)."""
     with _opened(path) as pdf:
         return min(len(pdf), MAX_PAGES)
+
+
+def page_label(source: str, index: int, pages: int) -> str:
+    """A page's name in records: `scan.pdf#page=2` (as a PDF viewer opens it at a page);
+    the file's own name for a PDF of one page."""
+    return source if pages == 1 else f"{source}#page={index + 1}"
 
 
 def page_photo(path: Path, index: int, max_pixels: int) -> Photo:

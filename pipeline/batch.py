@@ -110,10 +110,9 @@ def _page_jobs(source: str, pdf: Path, root: Path | None, output_dir: Path | Non
         pages = _pdf.page_count(pdf)
     except SnapsolveError:
         pages = 1
-    if pages == 1:
-        return [Job(source, pdf, output_path(pdf, root, output_dir), page=0)]
-    return [Job(f"{source}#page={k + 1}", pdf, output_path(pdf, root, output_dir, k + 1),
-                page=k) for k in range(pages)]
+    return [Job(_pdf.page_label(source, k, pages), pdf,
+                output_path(pdf, root, output_dir, None if pages == 1 else k + 1), page=k)
+            for k in range(pages)]
 
 
 def _one_photo_an_output(jobs: list[Job]) -> None:

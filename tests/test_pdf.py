@@ -125,3 +125,17 @@ def test_a_photo_named_pdf_is_read_as_the_photo_it_is(cli, tmp_path):
     run = cli("--json", named)
     [record] = [json.loads(line) for line in run.out.splitlines()]
     assert record["status"] == "solved" and record["input"] == str(named)
+
+
+def test_the_library_reads_every_page_of_a_scan(tmp_path):
+    from pipeline import solve_pdf
+
+    pdf = scan(tmp_path / "scan.pdf", [photo()[0], blank()])
+    first, second = solve_pdf(pdf)
+    assert first.record.input == f"{pdf}#page=1" and first.record.status == "solved"
+    assert first.record.board == PUZZLE and first.image is not None
+    assert second.record.status == "no_grid" and second.image is None
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n")
+    [refused] = solve_pdf(broken)
+    assert refused.record.status == "unreadable" and "cannot be opened" in refused.record.message
