@@ -86,7 +86,7 @@ FINE_SIDE = 2 * WORK_SIDE  # ... this long (as far as the photo's pixels go): a 
 # light, and no window of the page search holds a grid that fills much of the photo
 OTHER_SHAPES = 2  # largest outer shapes of a page's ink, beside its puzzles, looked at as
 # another puzzle (the next puzzle of a page is its largest shape left but for a photo's dark
-# surround, which fails as a grid; more would cost a warp each on every photo)
+# surround, which fails as a grid; more would cost a warp each on every photo with room)
 OTHER_SHARE = 0.25  # ... of at least this share of the area of the grids aside (a page's
 # puzzles are alike in size; a tenth of a grid's size beside it is no puzzle anyone photographs)
 OTHER_HINT = 0.35  # ... and one scoring this much as a grid is searched for in full around
