@@ -17,13 +17,11 @@ import numpy as np
 from .errors import UnreadableImage
 from .products import Header, Photo
 
-__all__ = ["MAX_PAGES", "PAGE_DPI", "available", "is_pdf", "page_count", "page_label",
-           "page_photo"]
+__all__ = ["PAGE_DPI", "available", "is_pdf", "page_count", "page_label", "page_photo"]
 
 PAGE_DPI = 200  # a page drawn at this resolution: a newspaper puzzle's cell (6-9 mm) is 50-70
 # px, its digits 30 px and more; a scan's own 300 dpi would take twice the time for nothing
 LEAST_DPI = 50  # a page too large for --max-pixels at PAGE_DPI is drawn smaller, not under this
-MAX_PAGES = 2000  # pages read of one PDF at most (a month's newspapers is far fewer)
 MAGIC = b"%PDF-"
 
 
@@ -43,10 +41,10 @@ def is_pdf(path: Path) -> bool:
 
 
 def page_count(path: Path) -> int:
-    """How many pages the PDF has (at most MAX_PAGES are read); raises UnreadableImage for
-    a PDF PDFium cannot open (damaged, or locked by a password)."""
+    """How many pages the PDF has; raises UnreadableImage for a PDF PDFium cannot open
+    (damaged, or locked by a password)."""
     with _opened(path) as pdf:
-        return min(len(pdf), MAX_PAGES)
+        return len(pdf)
 
 
 def page_label(source: str, index: int, pages: int) -> str:
@@ -60,7 +58,8 @@ def page_photo(path: Path, index: int, max_pixels: int) -> Photo:
     that would pass `max_pixels`, down to LEAST_DPI) on white; raises UnreadableImage."""
     with _opened(path) as pdf:
         if not 0 <= index < len(pdf):
-            raise UnreadableImage(f"the PDF has no page {index + 1}")
+            raise UnreadableImage(f"the PDF has no page {index + 1}" if len(pdf) else
+                                  "the PDF has no pages")
         page = pdf[index]
         try:
             width, height = page.get_size()  # in points, 72 to the inch

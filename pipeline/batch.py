@@ -105,9 +105,9 @@ def _page_jobs(source: str, pdf: Path, root: Path | None, output_dir: Path | Non
                ) -> list[Job]:
     """A job per page of the PDF (`source#page=2`, its output scan.p2.solved.jpg); one
     page as the file itself (scan.solved.jpg). A PDF that cannot be opened is one job,
-    whose record says why."""
+    whose record says why, and so is one with no pages."""
     try:
-        pages = _pdf.page_count(pdf)
+        pages = max(1, _pdf.page_count(pdf))
     except SnapsolveError:
         pages = 1
     return [Job(_pdf.page_label(source, k, pages), pdf,

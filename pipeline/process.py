@@ -15,7 +15,7 @@ from .output import encode, write_atomically
 from .products import Photo
 from .records import Record, Status
 from .settings import Settings
-from .stages import solve_photo
+from .stages import solve_photo, time_limit
 
 if TYPE_CHECKING:
     from ._ahead import Decoded
@@ -42,7 +42,8 @@ def process(job: Job, settings: Settings, decoded: Decoded | None = None) -> Rec
     source: Path | Photo = job.path if decoded is None else decoded.photo
     if job.page is not None:
         try:
-            source = page_photo(job.path, job.page, settings.max_pixels)
+            with time_limit(settings.timeout):  # a page can take long to draw, as to read
+                source = page_photo(job.path, job.page, settings.max_pixels)
         except SnapsolveError as exc:
             return Record(job.source, exc.status, str(exc)).timed(began)
     result = solve_photo(source, settings, board=job.board, name=job.source)

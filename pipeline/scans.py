@@ -10,7 +10,7 @@ from . import _pdf
 from .errors import SnapsolveError
 from .records import Record
 from .settings import Settings
-from .stages import Result, solve_photo
+from .stages import Result, solve_photo, time_limit
 
 __all__ = ["solve_pdf"]
 
@@ -24,14 +24,15 @@ def solve_pdf(
     the PDF cannot be opened or pypdfium2 is not installed (`snapsolve[pdf]`)."""
     name = os.fspath(path)
     try:
-        pages = _pdf.page_count(Path(path))
+        pages = max(1, _pdf.page_count(Path(path)))  # none: one record that says so
     except SnapsolveError as exc:
         return [Result(Record(name, exc.status, str(exc)))]
     results = []
     for index in range(pages):
         label = _pdf.page_label(name, index, pages)
         try:
-            photo = _pdf.page_photo(Path(path), index, settings.max_pixels)
+            with time_limit(settings.timeout):
+                photo = _pdf.page_photo(Path(path), index, settings.max_pixels)
         except SnapsolveError as exc:
             results.append(Result(Record(label, exc.status, str(exc))))
             continue

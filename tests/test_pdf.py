@@ -139,3 +139,13 @@ def test_the_library_reads_every_page_of_a_scan(tmp_path):
     broken.write_bytes(b"%PDF-1.7\n")
     [refused] = solve_pdf(broken)
     assert refused.record.status == "unreadable" and "cannot be opened" in refused.record.message
+
+
+def test_a_pdf_counted_as_no_pages_is_never_dropped(cli, tmp_path, monkeypatch):
+    # a PDF whose page count says none still gets its record (PDFium opens no PDF of no
+    # pages that it saved itself, so the count is made none here)
+    pdf = scan(tmp_path / "empty.pdf", [blank()])
+    monkeypatch.setattr(_pdf, "page_count", lambda path: 0)
+    run = cli("--json", pdf)
+    [record] = [json.loads(line) for line in run.out.splitlines()]
+    assert record["input"] == str(pdf) and record["status"] == "no_grid"
