@@ -71,8 +71,8 @@ def snapsolve(
     paths: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Photos, or folders searched recursively for .jpg .jpeg .png .tif .tiff "
-            ".bmp .webp .heic .heif files.",
+            help="Photos, PDF scans (each page read), or folders searched recursively for "
+            ".jpg .jpeg .png .tif .tiff .bmp .webp .heic .heif (and .pdf) files.",
             show_default=False,
             metavar="PATH",
         ),
