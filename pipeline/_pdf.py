@@ -20,7 +20,7 @@ from .products import Header, Photo
 __all__ = ["PAGE_DPI", "available", "is_pdf", "page_count", "page_label", "page_photo"]
 
 PAGE_DPI = 200  # a page drawn at this resolution: a newspaper puzzle's cell (6-9 mm) is 50-70
-# px, its digits 30 px and more; a scan's own 300 dpi would take twice the time for nothing
+# px, its digits 30 px and more; a scan's usual 300 dpi holds 2.25 times the pixels
 LEAST_DPI = 50  # a page too large for --max-pixels at PAGE_DPI is drawn smaller, not under this
 MAGIC = b"%PDF-"
 
