@@ -100,6 +100,20 @@ def test_a_lone_piece_along_one_side_is_no_note():
     assert not holds_notes(window, box, (0, 0), 0.45)
 
 
+def test_notes_beside_a_sliver_at_the_side_are_still_notes():
+    # a grid line's remnant (or a neighbour's stroke) hugging the window's side, past the
+    # border cut: left out of the judging, not a veto on the notes beside it
+    cells = [*ENTRIES, [("4", 0.12, 0.4, NOTE), ("7", 0.56, 0.4, NOTE)],
+             [("3", 0.3, 0.8, ENTRY)]]
+    ink, boxes = row_of(cells)
+    for c in (len(ENTRIES), len(ENTRIES) + 1):  # a thin upright sliver at the right side
+        x = (c + 1) * CELL - 4
+        ink.ink[8:26, x:x + 2] = 1.0
+    entries = np.arange(CELLS) < len(ENTRIES)
+    notes = note_cells(ink, boxes, entries, np.ones(CELLS, bool))
+    assert notes.tolist() == [False] * 4 + [True, False] + [False] * 3
+
+
 @pytest.fixture
 def noted(tmp_path):
     """A synthetic photo filled in by hand, three of its empty cells holding notes instead
