@@ -47,11 +47,10 @@ def note_cells(ink: CellInk, boxes: np.ndarray, written: np.ndarray,
     an entry (the writer's size is theirs), `candidates` the cells that may hold notes
     (ink that is not print)."""
     notes = np.zeros(len(boxes), bool)
-    heights = mark_heights(ink, boxes)
-    sure = heights[written & (heights > 0)]
-    if sure.size < LEAST_ENTRIES:
+    tallest = tallest_note(ink, boxes, written)
+    if tallest is None:
         return notes
-    tallest = NOTE_SIZE * quantile(sure, WRITER)
+    heights = mark_heights(ink, boxes)
     y0, y1, x0, x1 = ink.bounds
     cols = x0.size
     looked = candidates & (heights > 0) & ((heights < tallest) | ~over_middle(ink, boxes))
@@ -60,6 +59,58 @@ def note_cells(ink: CellInk, boxes: np.ndarray, written: np.ndarray,
         window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
         notes[cell] = holds_notes(window, boxes[cell], (y0[r], x0[c]), tallest)
     return notes
+
+
+def tallest_note(ink: CellInk, boxes: np.ndarray, written: np.ndarray) -> float | None:
+    """NOTE_SIZE of the writer's entry height (WRITER of the `written` cells' marks, as a
+    share of their windows): ink as tall is an entry's; None with fewer than LEAST_ENTRIES
+    entries to measure by."""
+    heights = mark_heights(ink, boxes)
+    sure = heights[written & (heights > 0)]
+    return None if sure.size < LEAST_ENTRIES else NOTE_SIZE * quantile(sure, WRITER)
+
+
+def entry_glyphs(ink: CellInk, boxes: np.ndarray, cells: np.ndarray,
+                 tallest: float) -> dict[int, np.ndarray]:
+    """For each of `cells` (square's frame) whose mark holds an entry with small digits
+    in the window's corners beside it (notes, pencilled before the entry was written),
+    the glyph of the entry's own pieces (`normalise_glyph`), the corner ones left out: a
+    piece is left out when its centre lies CORNER or more off the middle both ways and it
+    is shorter than `tallest` (of the window), while another piece covers the middle
+    (OFF_MIDDLE). Cells whose every piece is kept are not in the result."""
+    from ._glyph import normalise_glyph
+
+    y0, y1, x0, x1 = ink.bounds
+    out: dict[int, np.ndarray] = {}
+    for cell in cells.tolist():
+        r, c = divmod(cell, x0.size)
+        window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
+        box = boxes[cell]
+        mark = window[box[0] - y0[r]:box[1] - y0[r], box[2] - x0[c]:box[3] - x0[c]]
+        if mark.size == 0:
+            continue
+        level = LOCAL_SHARE * quantile(mark, STRONG_INK)
+        pieces = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
+        h, w = window.shape
+        if len(pieces) < 2:
+            continue
+        spans = np.array(pieces, np.float64)
+        off_x = np.abs((spans[:, 0] + spans[:, 2]) / (2 * w) - 0.5)
+        off_y = np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5)
+        tall = (spans[:, 3] - spans[:, 1]) / h
+        corner = (np.minimum(off_x, off_y) >= CORNER) & (tall < tallest)
+        middle = np.maximum(off_x, off_y) < OFF_MIDDLE
+        if corner.sum() < 2 or not middle.any():
+            continue
+        kept = spans[~corner].astype(int)
+        ex0, ey0 = kept[:, 0].min(), kept[:, 1].min()
+        ex1, ey1 = kept[:, 2].max(), kept[:, 3].max()
+        own = window[ey0:ey1, ex0:ex1]
+        mask = (own > WEAK * level).astype(np.uint8)
+        for x, y, u, v in spans[corner].astype(int):  # a corner piece overlapping the box
+            mask[max(0, y - ey0):max(0, v - ey0), max(0, x - ex0):max(0, u - ex0)] = 0
+        out[cell] = normalise_glyph(own, cv2.dilate(mask, np.ones((3, 3), np.uint8)))
+    return out
 
 
 def mark_heights(ink: CellInk, boxes: np.ndarray) -> np.ndarray:

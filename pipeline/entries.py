@@ -35,7 +35,8 @@ from solver.size import NINE, Size
 from ._boards import outcome_of
 from ._font import font_odds, reweighed
 from ._ink_features import cell_features, colour_square, with_context
-from ._notes import note_cells
+from ._notes import entry_glyphs, note_cells, tallest_note
+from ._orientation import turned
 from ._pen_net import InkClassifier
 from ._pinned import pinned_givens
 from ._redundant import SEARCH_NODES, redundancy_odds, unique
@@ -94,6 +95,34 @@ def ink_classes(
     return classes, digits
 
 
+def own_strokes_read(net: InkClassifier, glyphs: Glyphs, reading: Reading,
+                     classes: np.ndarray, digits: np.ndarray, features: np.ndarray
+                     ) -> np.ndarray:
+    """The handwritten digit probabilities (upright cells, 9), each cell likelier pen than
+    not whose glyph holds small digits in its corners beside the entry (candidate notes
+    pencilled before the entry was written: `_notes.entry_glyphs`) read again from the
+    entry's own strokes: among the notes the entry is drawn small and misread."""
+    if glyphs.boxes is None:
+        return digits
+    order = reading.geometry.upright_order()  # upright cell -> the square's
+    written = np.zeros(len(order), bool)
+    written[order] = classes[:, Ink.PEN] >= PEN_SURE
+    tallest = tallest_note(glyphs.ink, glyphs.boxes, written)
+    pen = classes[:, Ink.PEN] >= 0.5
+    if tallest is None or not pen.any():
+        return digits
+    own = entry_glyphs(glyphs.ink, glyphs.boxes, order[pen], tallest)
+    if not own:
+        return digits
+    upright = np.argsort(order)  # the square's cell -> upright
+    cells = [int(upright[k]) for k in own]
+    images = turned(np.stack(list(own.values())), reading.geometry.turns)
+    _, again = net.read(images, features[cells])
+    digits = digits.copy()
+    digits[cells] = again
+    return digits
+
+
 def second_opinion(classes: np.ndarray) -> np.ndarray | None:
     """Given the first network's ink classes (cells, 3), the cells a committee's other
     networks must read too: none at all (None) when no cell is surely pen, a printed
@@ -133,6 +162,7 @@ def read_entries(
     reading = replace(reading, colour=colour)
     images, features, inked = ink_inputs(reading, glyphs, pixels, colour)
     classes, digits = ink_classes(net, images, features, inked)
+    digits = own_strokes_read(net, glyphs, reading, classes, digits, features)
     sure = holds_handwriting(classes, reading.board)
     if not sure and not may_mend(classes, reading.board):
         return reading
