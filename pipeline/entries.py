@@ -95,14 +95,14 @@ def ink_classes(
     return classes, digits
 
 
-def own_strokes_read(net: InkClassifier, glyphs: Glyphs, reading: Reading,
+def own_strokes_read(net: InkClassifier, glyphs: Glyphs | None, reading: Reading,
                      classes: np.ndarray, digits: np.ndarray, features: np.ndarray
                      ) -> np.ndarray:
     """The handwritten digit probabilities (upright cells, 9), each cell likelier pen than
     not whose glyph holds small digits in its corners beside the entry (candidate notes
     pencilled before the entry was written: `_notes.entry_glyphs`) read again from the
     entry's own strokes: among the notes the entry is drawn small and misread."""
-    if glyphs.boxes is None:
+    if glyphs is None or glyphs.boxes is None:
         return digits
     order = reading.geometry.upright_order()  # upright cell -> the square's
     written = np.zeros(len(order), bool)
