@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from ._components import SPECK, components, line_like
+from ._glyph import normalise_glyph
 from ._stats import quantile
 from .cells import LOCAL_SHARE, STRONG_INK, WEAK
 from .products import CellInk
@@ -38,6 +39,8 @@ GAP = 0.05  # of the window: pieces nearer each other than this are one digit's
 BORDER = 0.06  # of the window, each side: where the grid lines' edges reach in (a note is
 # written clear of them)
 LEAST_ENTRIES = 3  # fewer entries surely written give no measure of the writer's size
+GROW = np.ones((3, 3), np.uint8)  # an entry's own mask grown by a pixel, as the glyphs stage
+# grows a mark's (the binarised ink is a little thinner than the stroke)
 
 
 def note_cells(ink: CellInk, boxes: np.ndarray, written: np.ndarray,
@@ -77,9 +80,8 @@ def entry_glyphs(ink: CellInk, boxes: np.ndarray, cells: np.ndarray,
     the glyph of the entry's own pieces (`normalise_glyph`), the corner ones left out: a
     piece is left out when its centre lies CORNER or more off the middle both ways and it
     is shorter than `tallest` (of the window), while another piece covers the middle
-    (OFF_MIDDLE). Cells whose every piece is kept are not in the result."""
-    from ._glyph import normalise_glyph
-
+    (OFF_MIDDLE), and only when two or more are (notes come in twos and threes; a single
+    corner piece is as often the entry's own stroke). Other cells are not in the result."""
     y0, y1, x0, x1 = ink.bounds
     out: dict[int, np.ndarray] = {}
     for cell in cells.tolist():
@@ -109,7 +111,7 @@ def entry_glyphs(ink: CellInk, boxes: np.ndarray, cells: np.ndarray,
         mask = (own > WEAK * level).astype(np.uint8)
         for x, y, u, v in spans[corner].astype(int):  # a corner piece overlapping the box
             mask[max(0, y - ey0):max(0, v - ey0), max(0, x - ex0):max(0, u - ex0)] = 0
-        out[cell] = normalise_glyph(own, cv2.dilate(mask, np.ones((3, 3), np.uint8)))
+        out[cell] = normalise_glyph(own, cv2.dilate(mask, GROW))
     return out
 
 
