@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -17,12 +18,22 @@ import numpy as np
 from .errors import UnreadableImage
 from .products import Header, Photo
 
-__all__ = ["PAGE_DPI", "available", "is_pdf", "page_count", "page_label", "page_photo"]
+__all__ = ["PAGE_DPI", "PdfPage", "available", "is_pdf", "page_count", "page_label",
+           "page_photo"]
 
 PAGE_DPI = 200  # a page drawn at this resolution: a newspaper puzzle's cell (6-9 mm) is 50-70
 # px, its digits 30 px and more; a scan's usual 300 dpi holds 2.25 times the pixels
 LEAST_DPI = 50  # a page too large for --max-pixels at PAGE_DPI is drawn smaller, not under this
 MAGIC = b"%PDF-"
+
+
+@dataclass(frozen=True)
+class PdfPage:
+    """A page of a PDF, as a photo to read (`stages.solve_photo` draws it, `page_photo`,
+    within the photo's time limit, and its refusals become the record's)."""
+
+    path: Path
+    index: int  # 0 is the first page
 
 
 def available() -> bool:

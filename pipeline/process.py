@@ -8,14 +8,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._pdf import page_photo
-from .errors import OutputNotWritten, SnapsolveError
+from ._pdf import PdfPage
+from .errors import OutputNotWritten
 from .load import is_own_output
 from .output import encode, write_atomically
-from .products import Photo
 from .records import Record, Status
 from .settings import Settings
-from .stages import solve_photo, time_limit
+from .stages import solve_photo
 
 if TYPE_CHECKING:
     from ._ahead import Decoded
@@ -38,18 +37,11 @@ def process(job: Job, settings: Settings, decoded: Decoded | None = None) -> Rec
     record. A photo solved whose copy cannot be written keeps its board and solution, with
     the status `unsaved` and the reason. `decoded`: the job's photo, decoded ahead
     (`_ahead`), its time counted from when its decoding began."""
-    began = time.perf_counter()
-    source: Path | Photo = job.path if decoded is None else decoded.photo
+    source = job.path if decoded is None else decoded.photo
     if job.page is not None:
-        try:
-            with time_limit(settings.timeout):  # a page can take long to draw, as to read
-                source = page_photo(job.path, job.page, settings.max_pixels)
-        except SnapsolveError as exc:
-            return Record(job.source, exc.status, str(exc)).timed(began)
+        source = PdfPage(job.path, job.page)
     result = solve_photo(source, settings, board=job.board, name=job.source)
-    record = result.record
-    if decoded is not None or job.page is not None:  # counted from its decoding or drawing
-        record = record.timed(decoded.started if decoded is not None else began)
+    record = result.record if decoded is None else result.record.timed(decoded.started)
     if result.image is None:
         return record
     started = time.perf_counter() - record.seconds

@@ -10,7 +10,7 @@ from . import _pdf
 from .errors import SnapsolveError
 from .records import Record
 from .settings import Settings
-from .stages import Result, solve_photo, time_limit
+from .stages import Result, solve_photo
 
 __all__ = ["solve_pdf"]
 
@@ -27,14 +27,5 @@ def solve_pdf(
         pages = max(1, _pdf.page_count(Path(path)))  # none: one record that says so
     except SnapsolveError as exc:
         return [Result(Record(name, exc.status, str(exc)))]
-    results = []
-    for index in range(pages):
-        label = _pdf.page_label(name, index, pages)
-        try:
-            with time_limit(settings.timeout):
-                photo = _pdf.page_photo(Path(path), index, settings.max_pixels)
-        except SnapsolveError as exc:
-            results.append(Result(Record(label, exc.status, str(exc))))
-            continue
-        results.append(solve_photo(photo, settings, name=label))
-    return results
+    return [solve_photo(_pdf.PdfPage(Path(path), index), settings,
+                        name=_pdf.page_label(name, index, pages)) for index in range(pages)]

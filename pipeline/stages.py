@@ -27,6 +27,7 @@ from solver.size import NINE, Size
 from ._cnn import Recognizer
 from ._image import to_grey
 from ._negative import negative, on_dark_paper
+from ._pdf import PdfPage, page_photo
 from ._pen_net import InkClassifier
 from ._pen_net import builtin as pen_net
 from .advice import advise
@@ -52,7 +53,7 @@ MAX_PUZZLES = 4  # puzzles read on one photo at most (a newspaper's puzzle page 
 # four)
 SIZES = (NINE,)  # the board sizes looked for in a photo by default (the CLI: Settings.size)
 
-PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo
+PhotoSource = str | os.PathLike | bytes | np.ndarray | Photo | PdfPage
 
 
 @dataclass(frozen=True)
@@ -330,9 +331,12 @@ def _agreeing(reading: Reading, board: str) -> int:
 
 
 def _photo(source: PhotoSource, max_pixels: int) -> Photo:
-    """The decoded photo, from a path, bytes or an array of pixels (raises UnreadableImage)."""
+    """The decoded photo, from a path, bytes, an array of pixels or a PDF's page (raises
+    UnreadableImage)."""
     if isinstance(source, Photo):
         return source
+    if isinstance(source, PdfPage):
+        return page_photo(source.path, source.index, max_pixels)
     if isinstance(source, np.ndarray):
         pixels = eight_bit(source)
         return Photo(pixels, Header("array", pixels.shape[1], pixels.shape[0]))
@@ -374,6 +378,8 @@ def _label(source: PhotoSource) -> str:
     """The record's `input` for a source with no name given."""
     if isinstance(source, str | os.PathLike):
         return os.fspath(source)
+    if isinstance(source, PdfPage):
+        return f"{os.fspath(source.path)}#page={source.index + 1}"
     return "<photo>"
 
 
