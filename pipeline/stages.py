@@ -95,25 +95,22 @@ def read_page(
     what `read_others` needs to look for the page's other puzzles."""
     if corners is not None:
         return read_outline(photo, outline_at(photo, corners, sizes[0]), engine, pen), None
-    outline = first = find_outline(photo, sizes)
-    page = Page(first, sizes, (first.corners,))
-    reading = read_outline(photo, outline, engine, pen)
-    if not filled_with_print(reading.board, reading.size):
-        return reading, page
-    kept = reading
+    outline = find_outline(photo, sizes)
+    first = reading = read_outline(photo, outline, engine, pen)
+    page = Page(outline, sizes, ())
     aside: tuple[np.ndarray, ...] = ()
     while filled_with_print(reading.board, reading.size) and len(aside) < FILLED_ASIDE:
         aside += (outline.corners,)
         found = find_another(outline, sizes, aside)
-        if found is None:
-            return kept, replace(page, seen=aside)
-        outline = found
         try:
-            reading = read_outline(photo, outline, engine, pen)
+            reading = None if found is None else read_outline(photo, found, engine, pen)
         except NoGrid:  # no lattice in it after all
-            return kept, replace(page, seen=aside)
-    if filled_with_print(reading.board, reading.size):
-        return kept, replace(page, seen=aside)
+            reading = None
+        if reading is None:
+            break
+        outline = found
+    if reading is None or filled_with_print(reading.board, reading.size):
+        return first, replace(page, seen=aside)
     return reading, replace(page, seen=(*aside, outline.corners))
 
 
