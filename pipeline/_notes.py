@@ -87,19 +87,11 @@ def entry_glyphs(ink: CellInk, boxes: np.ndarray, cells: np.ndarray,
     for cell in cells.tolist():
         r, c = divmod(cell, x0.size)
         window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
-        box = boxes[cell]
-        mark = window[box[0] - y0[r]:box[1] - y0[r], box[2] - x0[c]:box[3] - x0[c]]
-        if mark.size == 0:
+        spans, level = pieces(window, boxes[cell], (y0[r], x0[c]))
+        if len(spans) < 2:
             continue
-        level = LOCAL_SHARE * quantile(mark, STRONG_INK)
-        pieces = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
-        h, w = window.shape
-        if len(pieces) < 2:
-            continue
-        spans = np.array(pieces, np.float64)
-        off_x = np.abs((spans[:, 0] + spans[:, 2]) / (2 * w) - 0.5)
-        off_y = np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5)
-        tall = (spans[:, 3] - spans[:, 1]) / h
+        off_x, off_y = offsets(spans, window.shape)
+        tall = (spans[:, 3] - spans[:, 1]) / window.shape[0]
         corner = (np.minimum(off_x, off_y) >= CORNER) & (tall < tallest)
         middle = np.maximum(off_x, off_y) < OFF_MIDDLE
         if corner.sum() < 2 or not middle.any():
@@ -137,19 +129,12 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
     LOCAL_SHARE of its strong ink, fainter touching ink joining), grouped into digits,
     those at the side left out (FARTHEST), every other one shorter than `tallest` (of the
     window), upright and off the middle; two or more of them, or one in a corner."""
-    my, mx = box[0] - origin[0], box[2] - origin[1]
-    mark = window[my:my + box[1] - box[0], mx:mx + box[3] - box[2]]
-    if mark.size == 0:
-        return False
-    level = LOCAL_SHARE * quantile(mark, STRONG_INK)
-    digits = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
+    spans, _ = pieces(window, box, origin)
     h, w = window.shape
-    digits = [d for d in digits if d[3] - d[1] >= LEAST * h]
-    if not digits:
+    spans = spans[spans[:, 3] - spans[:, 1] >= LEAST * h]
+    if not len(spans):
         return False
-    spans = np.array(digits, np.float64)
-    off_x = np.abs((spans[:, 0] + spans[:, 2]) / (2 * w) - 0.5)
-    off_y = np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5)
+    off_x, off_y = offsets(spans, window.shape)
     inside = np.maximum(off_x, off_y) <= FARTHEST  # ink hugging a side is no note: left out
     if not inside.any():
         return False
@@ -161,6 +146,29 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
     if np.any(tall < UPRIGHT * wide):
         return False
     return len(spans) >= 2 or bool(min(off_x[0], off_y[0]) > CORNER)
+
+
+def pieces(window: np.ndarray, box: np.ndarray, origin: tuple[int, int]
+           ) -> tuple[np.ndarray, float]:
+    """(k, 4) float x0, y0, x1, y1 of the window's ink grouped into digits (`digit_boxes`,
+    on the window smoothed), binarised as its mark (`box`, in the square; the window's
+    top-left at `origin`) was: at LOCAL_SHARE of the mark's strong ink; and that level.
+    No boxes for an empty mark."""
+    my, mx = box[0] - origin[0], box[2] - origin[1]
+    mark = window[my:my + box[1] - box[0], mx:mx + box[3] - box[2]]
+    if mark.size == 0:
+        return np.zeros((0, 4)), 0.0
+    level = LOCAL_SHARE * quantile(mark, STRONG_INK)
+    found = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
+    return np.array(found, np.float64).reshape(-1, 4), level
+
+
+def offsets(spans: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """How far each box's centre lies off the window's middle, across and down, as shares
+    of the window."""
+    h, w = shape[:2]
+    return (np.abs((spans[:, 0] + spans[:, 2]) / (2 * w) - 0.5),
+            np.abs((spans[:, 1] + spans[:, 3]) / (2 * h) - 0.5))
 
 
 def digit_boxes(smooth: np.ndarray, level: float) -> list[list[int]]:
