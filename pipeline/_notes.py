@@ -14,7 +14,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from ._components import SPECK, components, line_like
+from ._components import SPECK, band_ids, components, line_like
 from ._glyph import normalise_glyph
 from ._stats import quantile
 from .cells import LOCAL_SHARE, STRONG_INK, WEAK
@@ -39,6 +39,7 @@ GAP = 0.05  # of the window: pieces nearer each other than this are one digit's
 BORDER = 0.06  # of the window, each side: where the grid lines' edges reach in (a note is
 # written clear of them)
 LEAST_ENTRIES = 3  # fewer entries surely written give no measure of the writer's size
+CUT_PIECES = 3  # an entry is read from its own strokes with two corner pieces beside it
 GROW = np.ones((3, 3), np.uint8)  # an entry's own mask grown by a pixel, as the glyphs stage
 # grows a mark's (the binarised ink is a little thinner than the stroke)
 
@@ -57,10 +58,9 @@ def note_cells(ink: CellInk, boxes: np.ndarray, written: np.ndarray,
     y0, y1, x0, x1 = ink.bounds
     cols = x0.size
     looked = candidates & (heights > 0) & ((heights < tallest) | ~over_middle(ink, boxes))
-    for cell in np.flatnonzero(looked).tolist():
+    for cell, (spans, _) in cell_pieces(ink, boxes, np.flatnonzero(looked)).items():
         r, c = divmod(cell, cols)
-        window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
-        notes[cell] = holds_notes(window, boxes[cell], (y0[r], x0[c]), tallest)
+        notes[cell] = are_notes(spans, (y1[r] - y0[r], x1[c] - x0[c]), tallest)
     return notes
 
 
@@ -84,12 +84,9 @@ def entry_glyphs(ink: CellInk, boxes: np.ndarray, cells: np.ndarray,
     corner piece is as often the entry's own stroke). Other cells are not in the result."""
     y0, y1, x0, x1 = ink.bounds
     out: dict[int, np.ndarray] = {}
-    for cell in cells.tolist():
+    for cell, (spans, level) in cell_pieces(ink, boxes, cells, CUT_PIECES).items():
         r, c = divmod(cell, x0.size)
         window = ink.ink[y0[r]:y1[r], x0[c]:x1[c]]
-        spans, level = pieces(window, boxes[cell], (y0[r], x0[c]))
-        if len(spans) < 2:
-            continue
         off_x, off_y = offsets(spans, window.shape)
         tall = (spans[:, 3] - spans[:, 1]) / window.shape[0]
         corner = (np.minimum(off_x, off_y) >= CORNER) & (tall < tallest)
@@ -129,12 +126,17 @@ def holds_notes(window: np.ndarray, box: np.ndarray, origin: tuple[int, int],
     LOCAL_SHARE of its strong ink, fainter touching ink joining), grouped into digits,
     those at the side left out (FARTHEST), every other one shorter than `tallest` (of the
     window), upright and off the middle; two or more of them, or one in a corner."""
-    spans, _ = pieces(window, box, origin)
-    h, w = window.shape
+    return are_notes(pieces(window, box, origin)[0], window.shape, tallest)
+
+
+def are_notes(spans: np.ndarray, shape: tuple[int, ...], tallest: float) -> bool:
+    """Whether a window's pieces (`pieces`; the window `shape`) are candidate notes, as
+    `holds_notes` says."""
+    h, w = shape[:2]
     spans = spans[spans[:, 3] - spans[:, 1] >= LEAST * h]
     if not len(spans):
         return False
-    off_x, off_y = offsets(spans, window.shape)
+    off_x, off_y = offsets(spans, shape)
     inside = np.maximum(off_x, off_y) <= FARTHEST  # ink hugging a side is no note: left out
     if not inside.any():
         return False
@@ -161,6 +163,73 @@ def pieces(window: np.ndarray, box: np.ndarray, origin: tuple[int, int]
     level = LOCAL_SHARE * quantile(mark, STRONG_INK)
     found = digit_boxes(cv2.GaussianBlur(window, (3, 3), 0), level)
     return np.array(found, np.float64).reshape(-1, 4), level
+
+
+def cell_pieces(ink: CellInk, boxes: np.ndarray, cells: np.ndarray, fewest: int = 1
+                ) -> dict[int, tuple[np.ndarray, float]]:
+    """`pieces` of each of `cells` (square's frame) holding a mark, found for all of them
+    at once: the square smoothed once and its windows' insides (BORDER in) binarised each
+    at its own level and labelled together, as each alone would be (a 3x3 smoothing
+    reaches a pixel past the inside, which stays in its window, and insides apart by a
+    pixel or more share no piece). Windows whose insides touch are looked at one by one.
+    Cells with fewer than `fewest` pieces are left out of the result."""
+    y0, y1, x0, x1 = ink.bounds
+    cols = x0.size
+    levels = {}
+    for cell in np.asarray(cells, np.intp).tolist():
+        b = boxes[cell]
+        mark = ink.ink[b[0]:b[1], b[2]:b[3]]
+        if mark.size:
+            levels[cell] = LOCAL_SHARE * quantile(mark, STRONG_INK)
+    if not levels:
+        return {}
+    iy0, iy1 = _insides(y0, y1)
+    ix0, ix1 = _insides(x0, x1)
+    if np.any(iy0[1:] <= iy1[:-1]) or np.any(ix0[1:] <= ix1[:-1]) or np.any(iy0 == y0) \
+            or np.any(ix0 == x0):
+        alone = {cell: _window_pieces(ink, boxes, cell) for cell in levels}
+        return {cell: found for cell, found in alone.items() if len(found[0]) >= fewest}
+    rows, across = band_ids(iy0, iy1, ink.ink.shape[0]), band_ids(ix0, ix1, ink.ink.shape[1])
+    table = np.full((y0.size + 1, cols + 1), np.inf, np.float32)
+    for cell, level in levels.items():
+        table[divmod(cell, cols)] = level
+    threshold = table[rows][:, across]
+    smooth = cv2.GaussianBlur(ink.ink, (3, 3), 0)
+    count, labels, stats, _ = components((smooth > WEAK * threshold).view(np.uint8))
+    anchored = np.bincount(labels[smooth > threshold], minlength=count) > 0
+    x, y, bw, bh, area = stats.T
+    r, c = rows[y], across[x]
+    h, w = (y1 - y0)[np.minimum(r, y0.size - 1)], (x1 - x0)[np.minimum(c, cols - 1)]
+    kept = (anchored & (area >= SPECK * h * w)
+            & ~line_like(stats[:, :4], w.astype(np.float64), h.astype(np.float64)))
+    kept[0] = False  # the background
+    found: dict[int, list[list[int]]] = {cell: [] for cell in levels}
+    for k in np.flatnonzero(kept).tolist():
+        top, left = y0[r[k]], x0[c[k]]
+        found[int(r[k]) * cols + int(c[k])].append(
+            [x[k] - left, y[k] - top, x[k] + bw[k] - left, y[k] + bh[k] - top])
+    out = {}
+    for cell, level in levels.items():
+        if len(found[cell]) < fewest:  # grouping only joins pieces
+            continue
+        rr, cc = divmod(cell, cols)
+        groups = grouped(found[cell], GAP * (x1[cc] - x0[cc]), GAP * (y1[rr] - y0[rr]))
+        if len(groups) >= fewest:
+            out[cell] = (np.array(groups, np.float64).reshape(-1, 4), level)
+    return out
+
+
+def _insides(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The windows' ranges with BORDER of each left out, as `digit_boxes` leaves it."""
+    border = np.round(BORDER * (ends - starts)).astype(int)
+    return starts + border, ends - border
+
+
+def _window_pieces(ink: CellInk, boxes: np.ndarray, cell: int) -> tuple[np.ndarray, float]:
+    """`pieces` of one cell's window."""
+    y0, y1, x0, x1 = ink.bounds
+    r, c = divmod(cell, x0.size)
+    return pieces(ink.ink[y0[r]:y1[r], x0[c]:x1[c]], boxes[cell], (y0[r], x0[c]))
 
 
 def offsets(spans: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:

@@ -166,3 +166,41 @@ def test_an_entry_beside_notes_gets_a_glyph_of_its_own_strokes():
                                      (ink.ink[y0:y1, x0:x1] > 0.3).astype(np.uint8)))
     # the entry's own glyph is near the entry alone; the mark among its notes is far off
     assert np.abs(own[4] - plain).mean() < 0.5 * np.abs(spanned - plain).mean()
+
+
+@pytest.mark.parametrize("gap", [-5, 0, 3])
+def test_the_pieces_of_all_cells_at_once_are_each_cells_own(gap):
+    # cell_pieces labels every window's inside together; it must find what `pieces` finds
+    # in each window alone: windows apart, touching (insides still apart, as in a square),
+    # or overlapping (insides touching: looked at one by one)
+    from pipeline._notes import _window_pieces, cell_pieces
+
+    contents = [*ENTRIES, [("3", 0.32, 0.76, 0.8), ("4", 0.04, 0.27, NOTE),
+                           ("7", 0.74, 0.27, NOTE)],
+                [("2", 0.1, 0.4, NOTE), ("6", 0.6, 0.9, NOTE)], [("9", 0.3, 0.8, ENTRY)],
+                [], [("1", 0.05, 0.95, 1.6)]]
+    strip, boxes = row_of(contents)
+    margin, step = 3, CELL + gap
+    starts = margin + np.arange(CELLS) * step
+    ink = np.zeros((CELL + 2 * margin, starts[-1] + CELL + margin), np.float32)
+    for c, start in enumerate(starts.tolist()):
+        ink[margin:margin + CELL, start:start + CELL] = strip.ink[:, c * CELL:(c + 1) * CELL]
+    moved = boxes.copy()
+    moved[:, :2] += margin
+    moved[:, 2:] += (starts - np.arange(CELLS) * CELL)[:, None]
+    moved[boxes[:, 1] == 0] = 0
+    bounds = (np.array([margin]), np.array([margin + CELL]), starts, starts + CELL)
+    cells_ink = CellInk(ink, bounds, strip.peaks, strip.filled)
+    together = cell_pieces(cells_ink, moved, np.arange(CELLS))
+    for cell in range(CELLS):
+        alone, level = _window_pieces(cells_ink, moved, cell)
+        if not len(alone):
+            assert cell not in together
+            continue
+        spans, at = together[cell]
+        assert at == level
+        assert sorted(map(tuple, spans.tolist())) == sorted(map(tuple, alone.tolist()))
+    assert sum(len(spans) for spans, _ in together.values()) >= CELLS
+    at_least = cell_pieces(cells_ink, moved, np.arange(CELLS), fewest=3)
+    assert set(at_least) == {cell for cell, (spans, _) in together.items() if len(spans) >= 3}
+    assert at_least  # the entry with two notes beside it

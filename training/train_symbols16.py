@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import argparse
 import functools
+import hashlib
 import time
 from collections.abc import Iterable
 from multiprocessing import Pool
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -64,9 +66,11 @@ NOISE = 10.0  # grey levels: the strongest sensor noise
 LOOK = (12, 16)  # px (w, h): a symbol's thumbnail, by which faces that look alike are one
 WIDEST = 1.6  # of its height: a symbol wider is no newspaper's (an ornamental face)
 OPENCV_SHARE = 0.1  # of the photos, in OpenCV's own faces (as when 4 of the 42 faces were)
-SAME_LOOK = 0.015  # mean ink difference of the thumbnails under which faces look alike: a
-# face drawn at two sizes 0.003-0.009, Noto Sans and Noto Sans Math 0.008, the nearest weights
-# or widths of one family 0.027-0.043
+SAME_LOOK = 0.015  # mean ink difference of the thumbnails under which faces look alike:
+# Noto Sans and Noto Sans Math 0.008, the nearest weights or widths of one family
+# 0.027-0.043. One face drawn at two sizes differs by 0.009-0.022 (each file is drawn at a
+# size of its own: `render16.face_px`), across this line, so a file whose bytes are a kept
+# file's (a face installed twice) is dropped before its look is compared
 
 
 def creased(grey: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -108,10 +112,14 @@ def training_fonts() -> tuple[str, ...]:
 def distinct_faces(paths: Iterable[str]) -> list[str]:
     """The font files that draw 16 distinct symbols no wider than WIDEST of their height,
     one file per look (most of a script's Noto face is Noto Sans's Latin; a face without
-    the symbols draws boxes)."""
+    the symbols draws boxes; a file installed twice is one file)."""
     kept: list[str] = []
     looks: list[np.ndarray] = []
+    contents: set[bytes] = set()
     for path in paths:
+        content = _content(path)
+        if content in contents:  # the same file again: its look is a kept one's
+            continue
         try:
             masks = [glyph_mask(path, symbol, LOOK[1]) for symbol in HEX]
         except (cv2.error, ValueError):  # no font, or no ink for a symbol
@@ -123,7 +131,16 @@ def distinct_faces(paths: Iterable[str]) -> list[str]:
         if all(np.abs(look - seen).mean() >= SAME_LOOK for seen in looks):
             looks.append(look)
             kept.append(path)
+            contents.add(content)
     return kept
+
+
+def _content(path: str) -> bytes:
+    """A digest of the file's bytes (of its name, when it cannot be read)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).digest()
+    except OSError:
+        return path.encode()
 
 
 def photo_glyphs(seed: int) -> tuple[np.ndarray, np.ndarray]:
