@@ -6,10 +6,12 @@ shadow with a sharp edge.
     python -m benchmarks.robustness [--part train|held-out]
 
 Each photo of the part is degraded in each of several ways and read as a user's run reads
-it (grid, cells, orientation, digits; correction is not applied). Reported per degradation:
-grids found and boards read exactly. The rules these figures were used to weigh
-(grid.stretched, the second ink threshold of grid.find_grid) were chosen on the training
-part only.
+it (grid, cells, orientation, digits), then solved as a user's run solves it (correction
+with the solver's help). Reported per degradation: grids found, boards read exactly,
+solved right, wrong solutions, and whether the record's `low_confidence` says which boards
+to look at: boards not read exactly (or corrected) that it leaves unflagged, and exact
+ones it flags. The rules these figures were used to weigh (grid.stretched, the second ink
+threshold of grid.find_grid) were chosen on the training part only.
 """
 
 from __future__ import annotations
@@ -27,8 +29,11 @@ from benchmarks import dataset
 from pipeline._cnn import builtin
 from pipeline.errors import NoGrid
 from pipeline.load import load_photo
-from pipeline.products import Photo
+from pipeline.products import Photo, Solved
+from pipeline.solve import solve_reading
 from pipeline.stages import read_photo
+from pipeline.verdict import is_low_confidence
+from solver import solve
 
 
 def _float(image: np.ndarray) -> np.ndarray:
@@ -287,7 +292,7 @@ def measure(
 ) -> dict:
     """Grids found, boards exact and the confusions (true -> read) over the photos; the
     random degradations are seeded by the photo's name, so every run degrades alike."""
-    found = exact = 0
+    counts: Counter = Counter()
     confusions: Counter = Counter()
     for photo in photos:
         loaded = load_photo(photo.path)
@@ -297,11 +302,28 @@ def measure(
             reading = read_photo(Photo(degraded, loaded.header), builtin())
         except NoGrid:
             continue
-        found += 1
-        exact += reading.board == photo.board
+        counts.update(judged(photo.board, reading.board, solve_reading(reading)))
         confusions.update((t, r) for t, r in zip(photo.board, reading.board, strict=True)
                           if t != r)
-    return {"found": found, "exact": exact, "confusions": confusions}
+    return {**{k: counts[k] for k in COUNTS}, "confusions": confusions}
+
+
+COUNTS = ("found", "exact", "solved", "wrong", "unflagged", "flagged")
+
+
+def judged(truth: str, read: str, solved: Solved) -> Counter:
+    """One photo's counts: its grid found, its board read exactly, solved right, a wrong
+    solution, a board not read exactly (or corrected) left unflagged by `low_confidence`,
+    an exact one flagged."""
+    flagged = solved.confidence is not None and is_low_confidence(
+        bool(solved.corrections), bool(solved.unseen), solved.confidence)
+    exact = read == truth and not solved.corrections
+    right = solve(truth)
+    return Counter(found=1, exact=read == truth,
+                   solved=solved.status == "solved" and solved.solution == right,
+                   wrong=solved.status == "solved" and solved.solution != right,
+                   unflagged=solved.status == "solved" and not exact and not flagged,
+                   flagged=exact and flagged)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -313,11 +335,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     photos = dataset.photos("train", held_out=args.part == "held-out")
     print(f"{args.part}: {len(photos)} photos")
-    print(f"{'degradation':<40} {'grid found':>10} {'boards exact':>13}   confusions")
+    heads = ("grid found", "boards exact", "solved right", "wrong solutions",
+             "misread, not flagged", "exact, flagged")
+    print(f"{'degradation':<40} " + " ".join(f"{h:>{len(h)}}" for h in heads) + "   confusions")
     for name, degrade in DEGRADATIONS.items():
         r = measure(photos, degrade)
         top = dataset.confusions_text(r["confusions"], 4)
-        print(f"{name:<40} {r['found']:>10} {r['exact']:>13}   {top}")
+        print(f"{name:<40} " + " ".join(f"{r[k]:>{len(h)}}" for k, h in zip(COUNTS, heads,
+                                                                           strict=True))
+              + f"   {top}")
     return 0
 
 
