@@ -1,11 +1,11 @@
-"""Correction on many boards one or two readings away from right, planted on real readings.
+"""Correction on many boards one to three readings away from right, planted on real readings.
 
     python -m benchmarks.correction [--part held-out|train] [--trials 6] [--seed 1]
 
 The real photos give only a handful of misread boards, too few to say whether correction
 fixes "most" of them. So this takes every photo of the part whose board was read exactly,
-keeps its real per-cell probabilities, and plants one or two misreads of the kinds seen
-on real photos, each with the recognizer's doubt a misread typically carries:
+keeps its real per-cell probabilities, and plants one, two or three misreads of the kinds
+seen on real photos, each with the recognizer's doubt a misread typically carries:
 
 - missed:  a printed digit read as empty (faint or thin print),
 - swapped: a printed digit read as another digit,
@@ -15,13 +15,16 @@ The misread value gets probability p drawn from the band given (the recognizer's
 the true value most of the rest. Each planted board then goes through `settle`, exactly as
 in `process`, and is counted as: still solved right (the solution did not depend on the
 cell, or correction fixed it), refused (kept its failure status: the user is told), or
-WRONG (a solution that is not the puzzle's). Wrong must stay 0.
+WRONG (a solution that is not the puzzle's). Wrong must stay 0. The time the solve stage
+takes on the broken boards (median and most, CPU) is reported beside them.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -101,12 +104,13 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(args.seed)
     print(f"{args.part}: {len(readings)} boards read exactly; {args.trials} plantings each")
     header = f"{'misreads':<10}{'doubt':<25}{'boards':>7}{'broken':>8}{'fixed':>12}"
-    header += f"{'refused':>9}{'WRONG':>7}{'unbroken but wrong':>20}"
+    header += f"{'refused':>9}{'WRONG':>7}{'unbroken but wrong':>20}{'ms, median':>12}{'most':>7}"
     print(header)
     print("-" * len(header))
-    for count in (1, 2):
+    for count in (1, 2, 3):
         for band, (lo, hi) in BANDS.items():
             tally: Counter = Counter()
+            seconds: list[float] = []
             for reading in readings:
                 board, probs = reading.board, reading.probabilities
                 truth = solve(board)
@@ -118,8 +122,10 @@ def main(argv: list[str] | None = None) -> int:
                     broken = analyse(read, limit=2, max_nodes=SEARCH_NODES).status != "solved"
                     tally["boards"] += 1
                     tally["broken"] += broken
+                    started = time.process_time()
                     verdict = trial(reading, read, planted, truth)
                     if broken:
+                        seconds.append(time.process_time() - started)
                         tally[verdict] += 1
                     elif verdict == "WRONG":
                         tally["unique but wrong"] += 1
@@ -128,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{count:<10}{band:<25}{tally['boards']:>7}{tally['broken']:>8}{share:>12}"
                 f"{tally['refused']:>9}{tally['WRONG']:>7}{tally['unique but wrong']:>20}"
+                f"{1000 * statistics.median(seconds or [0]):>12.1f}"
+                f"{1000 * max(seconds or [0]):>7.0f}"
             )
     print(f"misreads are drawn from {', '.join(KINDS)}. broken: not uniquely solvable as")
     print("misread, so correction runs; fixed / refused / WRONG: what it made of them.")

@@ -2,7 +2,7 @@
 
 A printed puzzle has exactly one solution, so a board read from a photo that has none, or
 several, was misread somewhere. Each cell's probabilities say which readings are doubtful;
-the cheapest changes are tried first (one cell, then two), ordered by how much less
+the cheapest changes are tried first (one cell, two or three), ordered by how much less
 probable they make the board, and the first board the solver proves unique is kept. The
 search is bounded in boards tried and in the solver's nodes over all of them, never in
 seconds: a photo gets the same answer on a busy machine as on an idle one. A board that
@@ -28,7 +28,9 @@ from ._boards import solutions
 from .products import Correction
 
 FLOOR = 1e-3  # readings less probable than this are never tried
-SINGLES = 60  # the most plausible single changes that pairs are built from
+SINGLES = 60  # the most plausible single changes that pairs are built from ...
+TRIPLE_SINGLES = 12  # ... and triples: a shaken photo reads every 7 as a 1, and a cheaper
+# pair elsewhere may make another board unique; the three weighed beside it say which
 MAX_BOARDS = 1500  # boards handed to the solver at most
 MAX_NODES = 2_000  # solver budget per tried board
 SEARCH_NODES = 150_000  # solver nodes over all the boards tried, at most: about 1 s at the
@@ -71,16 +73,19 @@ def alternatives(board: str, probabilities: np.ndarray, symbols: str) -> list[Fi
 
 
 def candidate_changes(board: str, probabilities: np.ndarray, symbols: str):
-    """Sets of one or two changes in order of total cost."""
+    """Sets of one, two or three changes in order of total cost."""
     singles = alternatives(board, probabilities, symbols)
-    top = singles[:SINGLES]
-    pairs = (
-        (a[0] + b[0], (a, b))
-        for a, b in itertools.combinations(top, 2)
-        if a[1] != b[1]
-    )
     ones = ((s[0], (s,)) for s in singles)
-    yield from heapq.merge(ones, sorted(pairs), key=lambda item: item[0])
+    yield from heapq.merge(ones, _sets_of(singles[:SINGLES], 2),
+                           _sets_of(singles[:TRIPLE_SINGLES], 3), key=lambda item: item[0])
+
+
+def _sets_of(singles: list[Fix], size: int) -> list[tuple[float, tuple[Fix, ...]]]:
+    """Every set of `size` of the changes on as many cells, with its cost, cheapest first."""
+    sets = ((sum(fix[0] for fix in fixes), fixes)
+            for fixes in itertools.combinations(singles, size)
+            if len({fix[1] for fix in fixes}) == size)
+    return sorted(sets)
 
 
 def correct(
@@ -91,7 +96,7 @@ def correct(
     search_nodes: int = SEARCH_NODES,
     evidence: Callable[[str], float] | None = None,
 ):
-    """The most probable board within two changes that has exactly one solution, with the
+    """The most probable board within three changes that has exactly one solution, with the
     corrections made and the solver's outcome; None when there is none.
 
     Every uniquely solvable board found within WINDOW nats of the best one votes for its

@@ -14,7 +14,7 @@ from pipeline._correct import board_probability, correct, disputed_blanks
 from pipeline._windows import window_bounds
 from pipeline.products import CellInk, Geometry, Ink, Reading, Style
 from pipeline.solve import SEARCH_NODES, solve_board, solve_reading
-from solver import count_solutions
+from solver import analyse, count_solutions
 from solver.size import NINE
 from tests.synth import PUZZLE, SOLUTION, faint_photo, photo, read_image
 
@@ -83,6 +83,34 @@ def test_two_misreads_are_corrected():
     used, fixes, _ = settle(board, probs)
     assert used == PUZZLE
     assert [f.cell for f in fixes] == [1, 80]
+
+
+def test_three_misreads_are_corrected():
+    # three givens misread, each a clash or a board with no solution that no one or two
+    # changes mend
+    probs = confident(PUZZLE)
+    board = PUZZLE
+    for cell, read in ((12, "6"), (53, "9"), (66, "7")):
+        board = misread(board, probs, cell, read, p_read=0.6, p_true=0.35)
+    assert analyse(board).status != "solved"
+    used, fixes, outcome = settle(board, probs)
+    assert used == PUZZLE and outcome.solution == SOLUTION
+    assert [f.cell for f in fixes] == [12, 53, 66]
+
+
+def test_three_misreads_that_two_changes_turn_into_another_puzzle_are_refused():
+    # a shaken photo reads every 7 as a 1: two of three mended leave a board with one
+    # solution, not the puzzle's; the three mended beside it make that no sure fix, and
+    # no solution is better than a wrong one
+    probs = confident(PUZZLE)
+    sevens = [c for c, ch in enumerate(PUZZLE) if ch == "7"][:3]
+    board = PUZZLE
+    for cell in sevens:
+        board = misread(board, probs, cell, "1", p_read=0.6, p_true=0.35)
+    pair = board[:sevens[0]] + "7" + board[sevens[0] + 1:sevens[1]] + "7" + board[sevens[1] + 1:]
+    assert analyse(pair).status == "solved" and analyse(pair).solution != SOLUTION
+    used, fixes, outcome = settle(board, probs)
+    assert fixes == () and outcome.status != "solved"
 
 
 def test_a_missed_digit_is_restored():
