@@ -633,3 +633,17 @@ def test_the_entries_choose_among_the_solutions_of_givens_lost_to_handwriting():
         "multiple")
     unsure = np.full((81, 10), 0.1)  # every entry as likely any digit: they say nothing
     assert solve_reading(replace(reading, entry_probabilities=unsure)).status == "multiple"
+
+
+def test_the_pairs_of_changes_come_as_sorting_them_all_orders_them():
+    # correction asks for pairs one at a time; they must come in the order of sorting all
+    # of them (cost, then the changes), a pair on one cell left out, ties included
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        count = int(rng.integers(0, 25))
+        costs = np.round(rng.exponential(2.0, count), 1)  # rounded: ties
+        cells = rng.integers(0, 12, count)
+        singles = sorted((float(c), int(cell), str(rng.integers(0, 10)))
+                         for c, cell in zip(costs, cells, strict=True))
+        singles = sorted(set(singles))
+        assert list(_correct._pairs(singles)) == _correct._sets_of(singles, 2)
