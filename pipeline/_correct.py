@@ -3,9 +3,10 @@
 A printed puzzle has exactly one solution, so a board read from a photo that has none, or
 several, was misread somewhere. Each cell's probabilities say which readings are doubtful;
 the cheapest changes are tried first (one cell, two or three), ordered by how much less
-probable they make the board, and the first board the solver proves unique is kept. The
-search is bounded in boards tried and in the solver's nodes over all of them, never in
-seconds: a photo gets the same answer on a busy machine as on an idle one. A board that
+probable they make the board, and the boards the solver proves unique near the cheapest
+vote for their solutions by how probable they are (`correct`). The search is bounded in
+boards tried and in the solver's nodes over all of them, never in seconds: a photo gets
+the same answer on a busy machine as on an idle one. A board that
 already has one solution is never touched. A board with several solutions that no such
 change fixes may still be settled by the entries written by hand (`chosen_by_entries`):
 most of them are right.
