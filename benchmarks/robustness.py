@@ -317,13 +317,13 @@ def judged(truth: str, read: str, solved: Solved) -> Counter:
     an exact one flagged."""
     flagged = solved.confidence is not None and is_low_confidence(
         bool(solved.corrections), bool(solved.unseen), solved.confidence)
-    exact = read == truth and not solved.corrections
+    untouched = read == truth and not solved.corrections  # read exactly, used as read
     right = solve(truth)
     return Counter(found=1, exact=read == truth,
                    solved=solved.status == "solved" and solved.solution == right,
                    wrong=solved.status == "solved" and solved.solution != right,
-                   unflagged=solved.status == "solved" and not exact and not flagged,
-                   flagged=exact and flagged)
+                   unflagged=solved.status == "solved" and not untouched and not flagged,
+                   flagged=untouched and flagged)
 
 
 def main(argv: list[str] | None = None) -> int:

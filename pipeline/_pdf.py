@@ -58,9 +58,9 @@ def page_count(path: Path) -> int:
         return len(pdf)
 
 
-def page_label(source: str, index: int, pages: int) -> str:
+def page_label(source: str, index: int, pages: int | None = None) -> str:
     """A page's name in records: `scan.pdf#page=2` (as a PDF viewer opens it at a page);
-    the file's own name for a PDF of one page."""
+    the file's own name for a PDF of one page (`pages`: None when not known)."""
     return source if pages == 1 else f"{source}#page={index + 1}"
 
 

@@ -27,7 +27,7 @@ from solver.size import NINE, Size
 from ._cnn import Recognizer
 from ._image import to_grey
 from ._negative import negative, on_dark_paper
-from ._pdf import PdfPage, page_photo
+from ._pdf import PdfPage, page_label, page_photo
 from ._pen_net import InkClassifier
 from ._pen_net import builtin as pen_net
 from .advice import advise
@@ -376,7 +376,7 @@ def _label(source: PhotoSource) -> str:
     if isinstance(source, str | os.PathLike):
         return os.fspath(source)
     if isinstance(source, PdfPage):
-        return f"{os.fspath(source.path)}#page={source.index + 1}"
+        return page_label(os.fspath(source.path), source.index)
     return "<photo>"
 
 
