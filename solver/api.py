@@ -15,6 +15,8 @@ from .size import Size
 UNBOUNDED_NODES = 10**9
 CONFLICTS_NAMED = 3  # a message names this many conflicts at most (a board typed into the
 # wrong field can hold hundreds; `Outcome.conflicts` keeps them all)
+FEWEST_GIVENS = {16: 4, 81: 17}  # cells -> the fewest givens a puzzle of one solution has
+# (9x9: McGuire, Tugemann and Civario 2012; 4x4: 4); unknown for the larger sizes
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,11 @@ class Outcome:
             return "no solution: the givens do not conflict directly, but no grid fits them"
         if self.status == "multiple":
             n = sum(ch != "0" for ch in self.board)
+            fewest = FEWEST_GIVENS.get(len(self.board), 0)
+            if n < fewest:
+                side = int(len(self.board) ** 0.5)
+                return (f"more than one solution: {n} givens, and no {side}x{side} puzzle with"
+                        f" fewer than {fewest} has only one")
             return (
                 f"more than one solution ({n} givens); a printed puzzle has exactly one,"
                 " so a digit was probably missed"

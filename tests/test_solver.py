@@ -251,6 +251,18 @@ def test_hard1_has_several_solutions():
     assert is_solution_of(solve(HARD1), solver.parse(HARD1))
 
 
+def test_a_board_with_too_few_givens_for_one_solution_says_so():
+    """Fewer givens than any puzzle of one solution has (17 for 9x9, 4 for 4x4): the message
+    says that, not that a digit was probably missed."""
+    few = analyse("1" + "." * 80)
+    assert few.status == "multiple"
+    assert few.message == ("more than one solution: 1 givens, and no 9x9 puzzle with fewer"
+                           " than 17 has only one")
+    assert "fewer than 4" in analyse("12" + "." * 14).message
+    assert "probably missed" in analyse(HARD1).message  # 17 or more: a digit missed
+    assert "probably missed" in analyse("1" + "." * 255, alphabet="hex").message  # no bound
+
+
 def test_conflicting_givens_are_named():
     board = "5...5" + "." * 76  # two 5s in row 1
     outcome = analyse(board)
