@@ -58,13 +58,14 @@ class Outcome:
             return "no solution: the givens do not conflict directly, but no grid fits them"
         if self.status == "multiple":
             n = sum(ch != "0" for ch in self.board)
+            givens = f"{n} given" + ("" if n == 1 else "s")
             fewest = FEWEST_GIVENS.get(len(self.board), 0)
             if n < fewest:
                 side = int(len(self.board) ** 0.5)
-                return (f"more than one solution: {n} givens, and no {side}x{side} puzzle with"
+                return (f"more than one solution: {givens}, and no {side}x{side} puzzle with"
                         f" fewer than {fewest} has only one")
             return (
-                f"more than one solution ({n} givens); a printed puzzle has exactly one,"
+                f"more than one solution ({givens}); a printed puzzle has exactly one,"
                 " so a digit was probably missed"
             )
         return f"gave up after {self.nodes} search steps without an answer"

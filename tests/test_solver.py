@@ -256,7 +256,7 @@ def test_a_board_with_too_few_givens_for_one_solution_says_so():
     says that, not that a digit was probably missed."""
     few = analyse("1" + "." * 80)
     assert few.status == "multiple"
-    assert few.message == ("more than one solution: 1 givens, and no 9x9 puzzle with fewer"
+    assert few.message == ("more than one solution: 1 given, and no 9x9 puzzle with fewer"
                            " than 17 has only one")
     assert "fewer than 4" in analyse("12" + "." * 14).message
     assert "probably missed" in analyse(HARD1).message  # 17 or more: a digit missed
