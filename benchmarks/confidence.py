@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         scorers["after (cross-fitted)"] = (cross_fitted(samples), LOW_CONFIDENCE)
         scorers["shipped (in-sample)"] = (calibrated(BUILTIN), LOW_CONFIDENCE)
     else:
-        scorers["after (cross-fitted)"] = (cross_fitted(samples, BUILTIN), LOW_CONFIDENCE)
+        scorers["after (cross-fitted)"] = (cross_fitted(samples, TESSERACT), LOW_CONFIDENCE)
         scorers["shipped (in-sample)"] = (calibrated(TESSERACT), LOW_CONFIDENCE)
     report(samples, scorers)
     return 0

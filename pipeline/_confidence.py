@@ -12,6 +12,11 @@ separately:
   PAPER_TEMPERATURE where they say paper and by INK_TEMPERATURE where they say ink (a
   monotone map that keeps 1/2 at 1/2: the cells stage's doubt about blank paper and about
   faint print are not equally honest);
+- the shape: a glyph the recognizer reads surely as one symbol is seldom blank paper, however
+  faint its ink (a given under glare reads as surely as any, its ink doubted 0.3-0.5; on the
+  training part's photos made worse, no such cell of 149 was blank), so the ink's log-odds
+  gain `shape_weight` times the log-odds of the recognizer's likeliest symbol (from 0, capped
+  at SHAPE_CAP): fitted as the temperatures are;
 - the symbol: the recognizer's probabilities of the values, softmax(log p / VALUE_TEMPERATURE).
   Tesseract's rows (fixed stand-ins: a read digit 0.9 or 0.8) get a temperature of their
   own, fitted on its reads of the same cells, so a read digit is worth what its reads are
@@ -46,6 +51,8 @@ CHECKED = 1e-4  # odds a rival reading needs against the one used to be checked 
 MAX_NODES = 2_000  # solver budget per rival board checked (as pipeline._correct's)
 UNSEEN_BLANK = 0.64  # P(a cell the photo does not show is blank): newspapers print 23-39
 # givens of 81; of the held-out cells hidden under benchmarks.robustness's thumb, 14 of 22
+SHAPE_CAP = 11.5  # log-odds of a glyph's likeliest symbol beyond which surer says no more
+# (1 in 100 000 against)
 NOT_UNIQUE = 1e-3  # factor for a board used without a single solution: a printed puzzle
 # has exactly one, so it was misread (not 0: a misprinted puzzle is possible)
 
@@ -58,19 +65,23 @@ class Calibration:
     ink_temperature: float  # ... where they favour ink
     value_temperature: float  # divides the log-probabilities of the values
     corrected: float  # P(a correction is right), weighed instead of the corrected cell's
+    shape_weight: float = 0.0  # of a glyph's sureness (`shape_evidence`) added to its ink's
+    # log-odds
 
 
 BUILTIN = Calibration(
+    paper_temperature=0.772,
+    ink_temperature=1.117,
+    value_temperature=0.804,
+    corrected=0.95,
+    shape_weight=0.525,
+)
+TESSERACT = Calibration(  # the ink as the cells stage's, fitted without the shape (Tesseract's
+    # stand-in rows say nothing of it: pipeline/tesseract.py); the values fitted on its reads
     paper_temperature=0.682,
     ink_temperature=0.287,
-    value_temperature=0.838,
-    corrected=0.9,
-)
-TESSERACT = Calibration(  # the ink as the builtin engine's; the values fitted on its reads
-    paper_temperature=BUILTIN.paper_temperature,
-    ink_temperature=BUILTIN.ink_temperature,
     value_temperature=0.711,
-    corrected=BUILTIN.corrected,  # unused: its readings are never corrected
+    corrected=0.9,  # unused: its readings are never corrected
 )
 
 
@@ -88,6 +99,7 @@ def calibrated_cells(probabilities: np.ndarray, calibration: Calibration = BUILT
     ink_logit = np.log1p(-p_empty) - np.log(p_empty)
     ink_logit /= np.where(ink_logit < 0, calibration.paper_temperature,
                           calibration.ink_temperature)
+    ink_logit += calibration.shape_weight * shape_evidence(p[:, 1:])
     p_symbol = 1.0 / (1.0 + np.exp(-ink_logit))
     values = np.log(p[:, 1:]) / calibration.value_temperature
     values = np.exp(values - values.max(axis=1, keepdims=True))
@@ -96,6 +108,15 @@ def calibrated_cells(probabilities: np.ndarray, calibration: Calibration = BUILT
     out[:, 0] = 1.0 - p_symbol
     out[:, 1:] = values * p_symbol[:, None]
     return out
+
+
+def shape_evidence(values: np.ndarray) -> np.ndarray:
+    """(cells,) how surely each glyph reads as one symbol: the log-odds of its likeliest of
+    the (cells, n) value probabilities (normalised per row), from 0 (a blank cell's uniform
+    row, or any even odds) to SHAPE_CAP."""
+    share = values.max(axis=1) / np.maximum(values.sum(axis=1), PROBABLE)
+    share = np.clip(share, PROBABLE, 1.0 - PROBABLE)
+    return np.clip(np.log(share) - np.log1p(-share), 0.0, SHAPE_CAP)
 
 
 def chosen_columns(board: str, symbols: str) -> np.ndarray:

@@ -38,9 +38,11 @@ from pipeline._confidence import (  # noqa: E402
     TESSERACT,
     Calibration,
     chosen_columns,
+    shape_evidence,
 )
 
 TEMPERATURES = np.exp(np.linspace(np.log(0.05), np.log(3.0), 200))  # the grid searched
+SHAPE_WEIGHTS = np.linspace(0.0, 1.0, 41)  # the shape's weights searched (0: none)
 FITTED_VARIANTS = ("as taken", "faded to 0.35")  # with every robustness degradation; not
 # "faded to 0.2": a digit left with a fifth of its ink, made to be missed, would teach every
 # blank cell to doubt itself far more than real print warrants
@@ -57,28 +59,33 @@ def cell_evidence(samples) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The cells each temperature is fitted on, as (log-odds or log-probabilities, truth):
     "paper" / "ink": the ink log-odds of the cells whose odds favour paper / ink, and
     whether a symbol is truly there; "value": the value log-probabilities (cells x n) of
-    the cells truly holding a symbol and read as one, and the true value's column."""
-    odds, holds, logp, value = [], [], [], []
+    the cells truly holding a symbol and read as one, and the true value's column. The ink
+    parts also carry each cell's `shape_evidence`, as (odds, truth, shape)."""
+    odds, holds, shapes, logp, value = [], [], [], [], []
     for s in samples:
         p = np.clip(np.asarray(s.probabilities, np.float64), PROBABLE, 1.0 - PROBABLE)
         truth = chosen_columns(s.truth, "123456789")
         odds.append(np.log(1.0 - p[:, 0]) - np.log(p[:, 0]))
         holds.append(truth > 0)
+        shapes.append(shape_evidence(p[:, 1:]))
         both = (truth > 0) & (p[:, 0] < 0.5)
         logp.append(np.log(p[both, 1:]))
         value.append(truth[both] - 1)
     odds_all, holds_all = np.concatenate(odds), np.concatenate(holds)
+    shape_all = np.concatenate(shapes)
     paper = odds_all < 0
     return {
-        "paper": (odds_all[paper], holds_all[paper]),
-        "ink": (odds_all[~paper], holds_all[~paper]),
+        "paper": (odds_all[paper], holds_all[paper], shape_all[paper]),
+        "ink": (odds_all[~paper], holds_all[~paper], shape_all[~paper]),
         "value": (np.concatenate(logp), np.concatenate(value)),
     }
 
 
-def ink_nll(odds: np.ndarray, holds: np.ndarray, temperature: float) -> float:
-    """Negative log-likelihood of the cells' true ink under sigmoid(odds / T)."""
-    z = odds / temperature
+def ink_nll(odds: np.ndarray, holds: np.ndarray, temperature: float,
+            shape: np.ndarray | float = 0.0) -> float:
+    """Negative log-likelihood of the cells' true ink under sigmoid(odds / T + shape)
+    (`shape`: the weighed shape evidence per cell)."""
+    z = odds / temperature + shape
     return float(np.logaddexp(0.0, np.where(holds, -z, z)).sum())
 
 
@@ -90,29 +97,43 @@ def value_nll(logp: np.ndarray, value: np.ndarray, temperature: float) -> float:
     return float((log_norm - z[np.arange(len(value)), value]).sum())
 
 
+def ink_fit(cells: dict, weight: float) -> tuple[float, float, float]:
+    """The two ink temperatures fitted with the shape weighed by `weight`, and their
+    negative log-likelihood together: (paper temperature, ink temperature, nll)."""
+    fitted, total = [], 0.0
+    for part in ("paper", "ink"):
+        x, y, shape = cells[part]
+        nlls = [ink_nll(x, y, t, weight * shape) for t in TEMPERATURES]
+        best = int(np.argmin(nlls))
+        fitted.append(float(TEMPERATURES[best]))
+        total += nlls[best]
+    return fitted[0], fitted[1], total
+
+
 def fit(samples, ink_from: Calibration | None = None) -> Calibration:
     """The constants fitted on `samples`: each temperature by maximum likelihood of the
-    true cells it acts on; the correction factor as the share of corrections that are right
-    (with a uniform prior). `ink_from`: take the two ink temperatures from these constants
-    and fit only the rest (for another engine: the ink comes from the same cells stage, and
-    is better fitted on the builtin engine's many degraded boards)."""
+    true cells it acts on (the two ink temperatures with the shape's weight, over
+    SHAPE_WEIGHTS); the correction factor as the share of corrections that are right
+    (with a uniform prior). `ink_from`: take the ink's constants from these and fit only
+    the rest (for Tesseract: its own, the cells stage's ink fitted without the shape, which its
+    stand-in rows do not have)."""
     samples = fitting_samples(samples)
     cells = cell_evidence(samples)
-    temps = {}
-    for part in ("paper", "ink", "value"):
-        if ink_from is not None and part != "value":
-            temps[part] = getattr(ink_from, f"{part}_temperature")
-            continue
-        x, y = cells[part]
-        nll = value_nll if part == "value" else ink_nll
-        temps[part] = min(TEMPERATURES, key=lambda t, x=x, y=y, nll=nll: nll(x, y, t))
+    x, y = cells["value"]
+    value = min(TEMPERATURES, key=lambda t: value_nll(x, y, t))
+    if ink_from is not None:
+        paper, ink, weight = (ink_from.paper_temperature, ink_from.ink_temperature,
+                              ink_from.shape_weight)
+    else:
+        fits = {float(w): ink_fit(cells, float(w)) for w in SHAPE_WEIGHTS}
+        weight = min(fits, key=lambda w: fits[w][2])
+        paper, ink, _ = fits[weight]
     right = sum(s.board[c] == s.truth[c] for s in samples for c in s.corrected)
     made = sum(len(s.corrected) for s in samples)
     corrected = (right + PRIOR_RIGHT) / (made + PRIOR_RIGHT + PRIOR_WRONG)
     if made == 0 and ink_from is not None:  # nothing to measure it on
         corrected = ink_from.corrected
-    return Calibration(*(round(float(temps[p]), 3) for p in ("paper", "ink", "value")),
-                       round(float(corrected), 3))
+    return Calibration(*(round(float(v), 3) for v in (paper, ink, value, corrected, weight)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         shipped, ink_from, degraded = BUILTIN, None, True
     else:
         from pipeline.tesseract import tesseract as engine
-        shipped, ink_from, degraded = TESSERACT, BUILTIN, False
+        shipped, ink_from, degraded = TESSERACT, TESSERACT, False
     samples = collect(dataset.photos("train", held_out=True), engine(), degraded)
     fitted = fit(samples, ink_from)
     wrong = sum(not s.exact for s in samples)
