@@ -17,7 +17,7 @@ import numpy as np
 
 from ._image import LARGE, clamped_box, shrunk, to_grey
 from ._lattice import ideal_crossings, lattice_from_ink, mesh_maps, mesh_points
-from ._stats import quantile, quantiles
+from ._stats import group_quantiles, quantile, quantiles
 from .products import Geometry, Outline, Square
 
 CELL = 40  # px per cell of the warped square, about the photos' own resolution (their
@@ -33,6 +33,16 @@ RAMP_SLOPE = 10.0  # grey levels a px that the closed paper falls by across a sh
 # edge (a dataset photo's paper: at most a few hundred px of a square, at box lines)
 SOBEL_PER_HALF_PX = 16  # a 3x3 Sobel's response to a slope of one level a px, at half size
 RAMP_SHARE = 1.0  # a shadow's edge: steep paper over this many sides of the square's inside
+EDGE_SPREAD = 2.0  # px: a straight shadow edge's steep paper lies this near its line ...
+EDGE_KEPT = 0.6  # ... this share of it at least (the rest: strokes and lines beside it) ...
+EDGE_LENGTH = 0.5  # ... along this share of the square's side at least
+EDGE_FITS = 3  # the line fitted this many times, the pixels far from the last one dropped
+SIDE_REACH = 3  # closing sides from the edge's line beyond which each side's paper is its own
+PROFILE_STEP = 0.5  # px: the light across the edge is measured in steps this wide
+JAG_REACH = 2.0  # px either side of the edge's line: its ramp, whose pixels' own steps (a
+JAG_INK = 0.12  # sharp edge drawn on pixels) leave ink under this once divided out; a
+# stroke there keeps 0.2 and more
+LIFTED = 0.9  # far sides' levels closer than this share are no shadow worth dividing out
 FILL_FLOOR = 4  # grey levels of a line's fill left out: a turned edge's own steps (a pixel's
 # jitter) fill that much, a stroke on it 30 and more
 PAPER_FLOOR = 8.0  # grey levels added to the paper's brightness, so that dark paper's noise
@@ -167,32 +177,41 @@ def ink_map(square: np.ndarray) -> np.ndarray:
     """float32 0..1: how much darker each pixel is than the paper around it.
 
     The paper is the grey closed by a square wider than any stroke: strokes vanish while
-    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink. Along
-    the sharp edge of a shadow (`filled_along_edge`) its smoothing lifts it at most
-    PAPER_STEP over the closing: more, and the shadow's side would read as a line of ink."""
+    smooth light falloff (shadows, vignetting) is kept, so it does not read as ink. A
+    shadow's sharp straight edge is divided out first (`shadow_lifted`): on its ramp a
+    closing cannot tell a stroke lying along the edge from the ramp itself, and the
+    stroke's half on the light side fades. Along any other sharp edge (`filled_along_edge`)
+    the paper's smoothing lifts it at most PAPER_STEP over the closing: more, and the
+    shadow's side would read as a line of ink."""
     k = max(3, int(round(square.shape[0] * PAPER_KERNEL)) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    closed, edge = filled_along_edge(square, cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel), k)
-    paper = cv2.boxFilter(closed, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
+    closed = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)
+    edge = shadow_edge(closed)
+    zone = ramp = None
     if edge is not None:
+        lifted = shadow_lifted(square, closed, edge[0], k)
+        if lifted is not None:
+            square, ramp = lifted
+            closed = cv2.morphologyEx(square, cv2.MORPH_CLOSE, kernel)
+        else:
+            closed, zone = filled_along_edge(square, closed, k, edge)
+    paper = cv2.boxFilter(closed, cv2.CV_32F, (PAPER_SMOOTH, PAPER_SMOOTH))  # straight to float
+    if zone is not None:
         np.minimum(paper, closed.astype(np.float32) + np.float32(PAPER_STEP), out=paper,
-                   where=edge)
+                   where=zone)
     grey = square.astype(np.float32)
-    return np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
+    ink = np.clip((paper - grey) / (paper + PAPER_FLOOR), 0.0, 1.0)
+    if ramp is not None:  # the edge's own jag, divided out but for a pixel's unevenness
+        ink[ramp & (ink < JAG_INK)] = 0.0
+    return ink
 
 
-def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int
-                      ) -> tuple[np.ndarray, np.ndarray | None]:
-    """The paper `closed` (the square's closing by a k x k square) with the strokes that lie
-    on a shadow's edge filled up to the paper around them. Across the edge the paper falls
-    steeply, and a closing fills a stroke there only to the paper on its darker side: the
-    part of a digit on the edge fades. Along the edge the paper is even, so the square is
-    turned for the edge to run across, closed by a line k px long along it, and what that
-    closing fills is added back where the edge runs (RAMP_SLOPE, grown by k): that region
-    is returned too. A square whose paper has no such edge (RAMP_SHARE) is returned as it
-    is, with no region. The edge's direction is the one the steep paper mostly runs in:
-    one edge, or the longest."""
-    half = np.ascontiguousarray(closed[::2, ::2])  # a shadow's edge is long: at half size
+def shadow_edge(closed: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """Where the paper `closed` falls steeply (RAMP_SLOPE, on a half-size copy: a shadow's
+    edge is long) and the way it mostly falls (degrees from the x axis, the structure
+    tensor's: one edge, or the longest); None when it falls so over less than RAMP_SHARE
+    of the square's side."""
+    half = np.ascontiguousarray(closed[::2, ::2])
     gx = cv2.Sobel(half, cv2.CV_16S, 1, 0, ksize=3)  # exact integers
     gy = cv2.Sobel(half, cv2.CV_16S, 0, 1, ksize=3)
     # |gx| + |gy| over the slope, in 8 bits: each saturates at 255, over the bar either way
@@ -200,11 +219,79 @@ def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int
     steep = slope > RAMP_SLOPE * SOBEL_PER_HALF_PX
     inner = steep[MARGIN // 2 : -MARGIN // 2, MARGIN // 2 : -MARGIN // 2]
     if cv2.countNonZero(inner.view(np.uint8)) < RAMP_SHARE * inner.shape[0]:
-        return closed, None
+        return None
     gx, gy = gx[steep].astype(np.float32), gy[steep].astype(np.float32)  # as Sobel gives them
     jxx, jyy = float(np.square(gx).sum()), float(np.square(gy).sum())
     jxy = float((gx * gy).sum())
-    across = 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))  # the paper's steepest way
+    return steep, 0.5 * np.degrees(np.arctan2(2 * jxy, jxx - jyy))
+
+
+def edge_line(steep: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """A point on a straight shadow edge and the edge's unit normal (x, y, full size), fitted
+    to the steep paper's pixels (`shadow_edge`, half size) by total least squares, the pixels
+    farther than EDGE_SPREAD from the line dropped and the line fitted again (EDGE_FITS
+    times); None unless most of them (EDGE_KEPT) lie that near one line along most of the
+    square (EDGE_LENGTH): a curved edge, or several, or steps at the grid's lines."""
+    ys, xs = np.nonzero(steep)
+    points = np.column_stack([2 * xs + 0.5, 2 * ys + 0.5])
+    kept = np.ones(len(points), bool)
+    for _ in range(EDGE_FITS):
+        if kept.sum() < 2:
+            return None
+        centre = points[kept].mean(axis=0)
+        _, _, axes = np.linalg.svd(points[kept] - centre, full_matrices=False)
+        normal = axes[1]
+        kept = np.abs((points - centre) @ normal) <= EDGE_SPREAD
+    along = (points[kept] - centre) @ axes[0]
+    if kept.mean() < EDGE_KEPT or np.ptp(along) < EDGE_LENGTH * 2 * steep.shape[0]:
+        return None
+    return centre, normal
+
+
+def shadow_lifted(square: np.ndarray, closed: np.ndarray, steep: np.ndarray,
+                  k: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The square with a shadow's straight edge (`edge_line`) divided out: the light at
+    each distance from the edge's line is the median of the paper `closed` there (in
+    PROFILE_STEP px steps, out to SIDE_REACH closing sides on either side, beyond which each
+    side's level is its own), and the square is scaled by the brighter side's level over
+    it; and the edge's ramp (JAG_REACH px either side of the line). None when there is no
+    such line, or the far sides' levels differ by less than LIFTED (no shadow worth it)."""
+    line = edge_line(steep)
+    if line is None:
+        return None
+    centre, normal = line
+    h, w = square.shape
+    reach = SIDE_REACH * k
+    steps = 2 * int(round(reach / PROFILE_STEP)) + 1  # the light's steps, the line's in the middle
+    away = ((np.arange(h, dtype=np.float32) - np.float32(centre[1])) * np.float32(normal[1]))[
+        :, None] + (np.arange(w, dtype=np.float32) - np.float32(centre[0])) * np.float32(normal[0])
+    bins = np.rint(away * np.float32(1 / PROFILE_STEP)) + np.float32(steps // 2)
+    bins = np.clip(bins, 0, steps - 1).astype(np.intp).ravel()
+    counts = np.bincount(bins, minlength=steps)
+    if counts[0] < k * k or counts[-1] < k * k:  # a side the square barely shows
+        return None
+    light = group_quantiles(closed.ravel(), bins, steps, sizes=counts)
+    seen = ~np.isnan(light)
+    light = np.interp(np.arange(steps), np.flatnonzero(seen), light[seen])
+    bright = float(max(light[0], light[-1]))
+    if min(light[0], light[-1]) > LIFTED * bright:
+        return None
+    gain = np.interp(away.ravel(), (np.arange(steps) - steps // 2) * PROFILE_STEP,
+                     bright / np.maximum(light, 1.0))  # beyond the steps: each side's own
+    lifted = np.clip(square * gain.reshape(h, w), 0, 255).astype(np.uint8)
+    return lifted, np.abs(away) <= JAG_REACH
+
+
+def filled_along_edge(square: np.ndarray, closed: np.ndarray, k: int,
+                      edge: tuple[np.ndarray, float]) -> tuple[np.ndarray, np.ndarray]:
+    """The paper `closed` (the square's closing by a k x k square) with the strokes that lie
+    on a sharp edge of the paper (`shadow_edge`: its steep paper and its way) filled up to
+    the paper around them. Across the edge the paper falls steeply, and a closing fills a
+    stroke there only to the paper on its darker side: the part of a digit on the edge
+    fades. Along the edge the paper is even, so the square is turned for the edge to run
+    across, closed by a line k px long along it, and what that closing fills is added back
+    where the edge runs (grown by k): that region is returned too."""
+    steep, across = edge
     h, w = square.shape
     turn = cv2.getRotationMatrix2D((w / 2, h / 2), across - 90, 1.0)  # the edge made level
     turned = cv2.warpAffine(square, turn, (w, h), flags=cv2.INTER_LINEAR,
