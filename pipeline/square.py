@@ -39,9 +39,9 @@ EDGE_LENGTH = 0.5  # ... along this share of the square's side at least
 EDGE_FITS = 3  # the line fitted this many times, the pixels far from the last one dropped
 SIDE_REACH = 3  # closing sides from the edge's line beyond which each side's paper is its own
 PROFILE_STEP = 0.5  # px: the light across the edge is measured in steps this wide
-JAG_REACH = 2.0  # px either side of the edge's line: its ramp, whose pixels' own steps (a
-JAG_INK = 0.12  # sharp edge drawn on pixels) leave ink under this once divided out; a
-# stroke there keeps 0.2 and more
+JAG_REACH = 2.0  # px either side of the edge's line: its ramp, where a sharp edge drawn on
+# pixels keeps its steps once divided out ...
+JAG_INK = 0.12  # ... which leave ink under this there (a stroke on the ramp keeps 0.2 and more)
 LIFTED = 0.9  # far sides' levels closer than this share are no shadow worth dividing out
 FILL_FLOOR = 4  # grey levels of a line's fill left out: a turned edge's own steps (a pixel's
 # jitter) fill that much, a stroke on it 30 and more
