@@ -55,7 +55,7 @@ def fitting_samples(samples) -> list:
             FITTED_VARIANTS]
 
 
-def cell_evidence(samples) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def cell_evidence(samples) -> dict[str, tuple[np.ndarray, ...]]:
     """The cells each temperature is fitted on, as (log-odds or log-probabilities, truth):
     "paper" / "ink": the ink log-odds of the cells whose odds favour paper / ink, and
     whether a symbol is truly there; "value": the value log-probabilities (cells x n) of
