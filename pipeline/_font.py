@@ -7,6 +7,13 @@ much closer a cell's glyph is to the photo's surely printed glyphs of its digit 
 usual among those glyphs themselves, as a likelihood ratio printed : pen. It is shape
 evidence the classifier does not see (it judges one cell at a time), which helps most
 where colour says nothing: black pen and pencil.
+
+In a face the classifier never saw, no glyph of a digit may be surely printed, and that
+digit has no template. Its printed glyphs still match each other as closely as the
+photo's print usually does, and no hand writes a digit twice alike: a cell whose digit has
+no template, with such a twin among the photo's other glyphs of its digit, is evidence of
+print (`twin_gaps`). Having no twin says nothing, since a given may be the photo's only
+printed glyph of its digit.
 """
 
 from __future__ import annotations
@@ -24,34 +31,62 @@ GAP_ODDS = (5.7, 2.7, 0.85, 0.1)  # ... and the printed : pen likelihood ratio o
 # measured on the training photos (training/calibrate_font.py); the last (0.02-0.06
 # measured) kept at 1/10, as a given taken for pen costs the solution, an entry taken for
 # a given only the entry
+TWIN_ODDS = (*GAP_ODDS[:2], 1.0, 1.0)  # the same bins for a twin among glyphs of any
+# class: a close one is print's (other faces beside real handwriting, benchmarks.fonts
+# --pen: under 0.02, 1954 printed cells against 20 handwritten), no close one says nothing
 CLEAR = 0.5  # a glyph less surely there than this (faint, partial) says nothing of its font
 
 
 def font_odds(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
               inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
     """(cells,) likelihood ratio printed : pen per cell, from its `font_gaps` binned
-    (GAP_EDGES, GAP_ODDS); 1 where the gap is unknown."""
-    gaps = font_gaps(images, digits, printed, inked, empty)
+    (GAP_EDGES, GAP_ODDS); where that is unknown, from its `twin_gaps`, evidence of print
+    only (TWIN_ODDS); 1 where neither says anything."""
+    gaps, twins = font_gaps(images, digits, printed, inked, empty, twins=True)
     odds = np.ones(len(images))
     known = ~np.isnan(gaps)
     odds[known] = np.asarray(GAP_ODDS)[np.searchsorted(GAP_EDGES, gaps[known])]
+    paired = ~known & ~np.isnan(twins)
+    odds[paired] = np.asarray(TWIN_ODDS)[np.searchsorted(GAP_EDGES, twins[paired])]
     return odds
 
 
 def font_gaps(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
-              inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
+              inked: np.ndarray, empty: np.ndarray, twins: bool = False,
+              ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """(cells,) how much worse each cell's glyph matches the photo's surely printed glyphs
     (P(printed) >= TEMPLATE_SURE) read as the same digit than those usually match each
     other; NaN where there is nothing to compare with or the glyph is not clear (P(empty)
     at least CLEAR). `images`: upright glyphs, `digits`: the printed reader's digit per
-    cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty)."""
+    cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty). With `twins`,
+    also the cells' `twin_gaps` against the same usual match (NaN where a cell has a gap
+    of its own, and everywhere when there is no usual match to measure by)."""
     gaps = np.full(len(images), np.nan)
+    paired = gaps.copy()
     best = best_matches(images, digits, printed >= TEMPLATE_SURE, inked)
     sure = (printed >= TEMPLATE_SURE) & ~np.isnan(best)
     if sure.sum() < LEAST_TEMPLATES:
+        return (gaps, paired) if twins else gaps
+    usual = float(median(best[sure]))
+    clear = inked & (empty < CLEAR)
+    known = ~np.isnan(best) & clear
+    gaps[known] = usual - best[known]
+    if not twins:
         return gaps
-    known = ~np.isnan(best) & (empty < CLEAR)
-    gaps[known] = float(median(best[sure])) - best[known]
+    return gaps, twin_gaps(images, digits, clear & np.isnan(best), clear, usual)
+
+
+def twin_gaps(images: np.ndarray, digits: np.ndarray, alone: np.ndarray,
+              clear: np.ndarray, usual: float) -> np.ndarray:
+    """(cells,) for each `alone` cell (its digit has no template), how much worse its best
+    match among the photo's other `clear` glyphs read as its digit is than the photo's
+    `usual` match of print with print; NaN for the other cells and where it has no such
+    glyph to match."""
+    gaps = np.full(len(images), np.nan)
+    if not alone.any():
+        return gaps
+    best = best_matches(images, digits, clear, clear)  # `alone` cells are clear
+    gaps[alone] = usual - best[alone]
     return gaps
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from pipeline._font import GAP_ODDS, font_gaps, font_odds, reweighed
+from pipeline._font import GAP_ODDS, TWIN_ODDS, font_gaps, font_odds, reweighed
 from pipeline._glyph import GLYPH
 
 
@@ -48,6 +48,26 @@ def test_faint_glyphs_and_photos_without_enough_print_say_nothing():
     few = printed.copy()
     few[2:6] = 0.5  # only two surely printed glyphs
     assert (font_odds(images, digits, few, inked, np.zeros(len(images))) == 1).all()
+
+
+def test_a_digit_no_glyph_of_is_surely_printed_is_told_by_its_twins():
+    """A face the classifier never saw: no 3 is surely printed, so the 3s have no template.
+    Printed 3s still match one another as print does; a handwritten one matches none of
+    them, and having no twin is no evidence of pen (a given may be its digit's only one)."""
+    images, digits, printed = cells()
+    inked = np.ones(len(images), bool)
+    unsure = printed.copy()
+    unsure[[0, 1, 2, 3, 4, 7]] = 0.4  # the printed 3s, doubted; the 5 and two more sure
+    unsure[[5]] = 1.0
+    images = np.concatenate([images, np.stack([glyph("5")] * 2)])
+    digits = np.concatenate([digits, [4, 4]])
+    unsure = np.concatenate([unsure, [1.0, 1.0]])
+    inked = np.ones(len(images), bool)
+    gaps, twins = font_gaps(images, digits, unsure, inked, np.zeros(len(images)), twins=True)
+    assert np.isnan(gaps[[0, 6, 7]]).all()  # no template of a 3
+    odds = font_odds(images, digits, unsure, inked, np.zeros(len(images)))
+    assert (odds[[0, 1, 2, 3, 4, 7]] == TWIN_ODDS[0]).all()
+    assert odds[6] == 1 and odds[8] == 1  # the slanted 3 and the lone 7: nothing said
 
 
 def test_reweighing_moves_only_the_printed_pen_split():
