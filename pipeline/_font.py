@@ -85,7 +85,8 @@ def twin_gaps(images: np.ndarray, digits: np.ndarray, alone: np.ndarray,
     gaps = np.full(len(images), np.nan)
     if not alone.any():
         return gaps
-    best = best_matches(images, digits, clear, clear)  # `alone` cells are clear
+    mates = clear & np.isin(digits, digits[alone])  # the glyphs they are matched with
+    best = best_matches(images, digits, mates, mates)
     gaps[alone] = usual - best[alone]
     return gaps
 
