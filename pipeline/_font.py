@@ -42,7 +42,7 @@ def font_odds(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
     """(cells,) likelihood ratio printed : pen per cell, from its `font_gaps` binned
     (GAP_EDGES, GAP_ODDS); where that is unknown, from its `twin_gaps`, evidence of print
     only (TWIN_ODDS); 1 where neither says anything."""
-    gaps, twins = font_gaps(images, digits, printed, inked, empty, twins=True)
+    gaps, twins = _gaps_and_twins(images, digits, printed, inked, empty)
     odds = np.ones(len(images))
     known = ~np.isnan(gaps)
     odds[known] = np.asarray(GAP_ODDS)[np.searchsorted(GAP_EDGES, gaps[known])]
@@ -52,28 +52,33 @@ def font_odds(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
 
 
 def font_gaps(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
-              inked: np.ndarray, empty: np.ndarray, twins: bool = False,
-              ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+              inked: np.ndarray, empty: np.ndarray) -> np.ndarray:
     """(cells,) how much worse each cell's glyph matches the photo's surely printed glyphs
     (P(printed) >= TEMPLATE_SURE) read as the same digit than those usually match each
     other; NaN where there is nothing to compare with or the glyph is not clear (P(empty)
     at least CLEAR). `images`: upright glyphs, `digits`: the printed reader's digit per
-    cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty). With `twins`,
-    also the cells' `twin_gaps` against the same usual match (NaN where a cell has a gap
-    of its own, and everywhere when there is no usual match to measure by)."""
+    cell, `printed`: P(printed), `inked`: cells with ink, `empty`: P(empty)."""
+    return _gaps_and_twins(images, digits, printed, inked, empty, twins=False)[0]
+
+
+def _gaps_and_twins(images: np.ndarray, digits: np.ndarray, printed: np.ndarray,
+                    inked: np.ndarray, empty: np.ndarray, twins: bool = True,
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """`font_gaps`, and (when `twins`) the `twin_gaps` of the cells without one, against
+    the same usual match; NaN everywhere when there is no usual match to measure by."""
     gaps = np.full(len(images), np.nan)
     paired = gaps.copy()
     best = best_matches(images, digits, printed >= TEMPLATE_SURE, inked)
     sure = (printed >= TEMPLATE_SURE) & ~np.isnan(best)
     if sure.sum() < LEAST_TEMPLATES:
-        return (gaps, paired) if twins else gaps
+        return gaps, paired
     usual = float(median(best[sure]))
     clear = inked & (empty < CLEAR)
     known = ~np.isnan(best) & clear
     gaps[known] = usual - best[known]
-    if not twins:
-        return gaps
-    return gaps, twin_gaps(images, digits, clear & np.isnan(best), clear, usual)
+    if twins:
+        paired = twin_gaps(images, digits, clear & np.isnan(best), clear, usual)
+    return gaps, paired
 
 
 def twin_gaps(images: np.ndarray, digits: np.ndarray, alone: np.ndarray,

@@ -63,7 +63,7 @@ def test_a_digit_no_glyph_of_is_surely_printed_is_told_by_its_twins():
     digits = np.concatenate([digits, [4, 4]])
     unsure = np.concatenate([unsure, [1.0, 1.0]])
     inked = np.ones(len(images), bool)
-    gaps, twins = font_gaps(images, digits, unsure, inked, np.zeros(len(images)), twins=True)
+    gaps = font_gaps(images, digits, unsure, inked, np.zeros(len(images)))
     assert np.isnan(gaps[[0, 6, 7]]).all()  # no template of a 3
     odds = font_odds(images, digits, unsure, inked, np.zeros(len(images)))
     assert (odds[[0, 1, 2, 3, 4, 7]] == TWIN_ODDS[0]).all()
