@@ -55,10 +55,8 @@ def test_a_digit_no_glyph_of_is_surely_printed_is_told_by_its_twins():
     Printed 3s still match one another as print does; a handwritten one matches none of
     them, and having no twin is no evidence of pen (a given may be its digit's only one)."""
     images, digits, printed = cells()
-    inked = np.ones(len(images), bool)
     unsure = printed.copy()
     unsure[[0, 1, 2, 3, 4, 7]] = 0.4  # the printed 3s, doubted; the 5 and two more sure
-    unsure[[5]] = 1.0
     images = np.concatenate([images, np.stack([glyph("5")] * 2)])
     digits = np.concatenate([digits, [4, 4]])
     unsure = np.concatenate([unsure, [1.0, 1.0]])
