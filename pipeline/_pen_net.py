@@ -34,8 +34,6 @@ from .products import Ink
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "pen.npz"
 SECOND_PATH = MODEL_PATH.with_name("pen2.npz")  # a second run of training/train_pen.py, on
 # candidate notes drawn without their cell's frame (docs/benchmarks.md: the two together)
-THIRD_PATH = MODEL_PATH.with_name("pen3.npz")  # a third run, another seed (docs/benchmarks.md:
-# the three together)
 WIDER_PATH = MODEL_PATH.with_name("pen_fonts.npz")  # training/train_pen.py --composites 300:
 # many fonts beside real handwriting (docs/benchmarks.md, eighteenth stop)
 
@@ -110,8 +108,7 @@ class PenCommittee:
     shows. Cells the first is sure of keep its answer (unless the caller asks otherwise:
     `second_opinion`), which costs a second network's time on only the unsure share
     (held-out pen photos: about 30 % of the inked cells, with the same verdicts as asking
-    every network about every cell: docs/benchmarks.md). A third network and any after it
-    are asked only about the cells the ones before, together, are still unsure of."""
+    every network about every cell: docs/benchmarks.md)."""
 
     SURE = 0.999  # a cell is sure when its ink class is this probable and, if more likely
     # pen than not, its digit too (the verdicts' own thresholds start at 0.9)
@@ -144,38 +141,24 @@ class PenCommittee:
         cells the others are asked about (the entries stage: the few cells surely pen of a
         photo with few), or None when they need not be asked at all (a printed photo)."""
         ink, digit = self.members[0].read(glyphs, features)
-        asked = unsure(ink, digit, self.SURE)
+        unsure = (ink.max(axis=1) < self.SURE) | (
+            (ink[:, Ink.PEN] > 0.5) & (digit.max(axis=1) < self.SURE))
         if second_opinion is not None:
             also = second_opinion(ink)
             if also is None:
                 return ink, digit
-            asked |= also
-        if len(self.members) == 1 or not asked.any():
+            unsure |= also
+        if len(self.members) == 1 or not unsure.any():
             return ink, digit
+        reads = [(ink[unsure], digit[unsure])]
+        reads += [m.read(glyphs[unsure], features[unsure]) for m in self.members[1:]]
         ink, digit = ink.copy(), digit.copy()
-        cells = np.flatnonzero(asked)  # the cells asked so far, and what each member said
-        inks, digits = [ink[cells]], [digit[cells]]
-        for k, member in enumerate(self.members[1:], start=1):
-            if k > 1:  # a third member and on: only where the others together are unsure
-                still = unsure(ink[cells], digit[cells], self.SURE)
-                if not still.any():
-                    break
-                cells = cells[still]
-                inks, digits = [i[still] for i in inks], [d[still] for d in digits]
-            more = member.read(glyphs[cells], features[cells])
-            inks.append(more[0])
-            digits.append(more[1])
-            ink[cells], digit[cells] = geometric_mean(inks), geometric_mean(digits)
+        ink[unsure] = geometric_mean([i for i, _ in reads])
+        digit[unsure] = geometric_mean([d for _, d in reads])
         return ink, digit
 
 
 InkClassifier = PenNet | PenCommittee
-
-
-def unsure(ink: np.ndarray, digit: np.ndarray, sure: float) -> np.ndarray:
-    """(N,) bool: the cells whose ink class is less than `sure` probable or which, more
-    likely pen than not, have a digit less than `sure` probable."""
-    return (ink.max(axis=1) < sure) | ((ink[:, Ink.PEN] > 0.5) & (digit.max(axis=1) < sure))
 
 
 def geometric_mean(probabilities: Sequence[np.ndarray]) -> np.ndarray:
@@ -195,12 +178,10 @@ def _loaded(path: Path) -> PenNet:
 
 @functools.cache
 def builtin() -> InkClassifier | None:
-    """The shipped classifier, loaded once: the networks there are of pipeline/models/
-    pen.npz, pen2.npz and pen3.npz, in that order, as a committee, with the wider one
-    (pen_fonts.npz) to ask when their split fails; one alone when it is the only one;
-    None when there is none."""
-    members = [PenNet.load(path) for path in (MODEL_PATH, SECOND_PATH, THIRD_PATH)
-               if path.exists()]
+    """The shipped classifier, loaded once: both networks (pipeline/models/pen.npz and
+    pen2.npz) as a committee, with the wider one (pen_fonts.npz) to ask when their split
+    fails; the first alone when the second is absent; None when neither is there."""
+    members = [PenNet.load(path) for path in (MODEL_PATH, SECOND_PATH) if path.exists()]
     if not members:
         return None
     return members[0] if len(members) == 1 else PenCommittee(members, WIDER_PATH)

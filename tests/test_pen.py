@@ -387,45 +387,6 @@ def test_a_committee_asks_its_second_network_only_where_the_first_is_unsure():
     assert np.allclose(alone[0], unsure_ink.read(images, features)[0])
 
 
-class RowsNet(FixedNet):
-    """A stand-in network with its own probabilities for each cell (rows), and the rows'
-    count it was asked about each time."""
-
-    def __init__(self, ink: list[list[float]], digit: list[list[float]]):
-        super().__init__(ink, digit)
-        self.seen: list[np.ndarray] = []
-
-    def read(self, glyphs: np.ndarray, features: np.ndarray,
-             second_opinion=None) -> tuple[np.ndarray, np.ndarray]:
-        rows = features[:, 0].astype(int)  # each cell's row number, carried as a feature
-        self.asked.append(len(glyphs))
-        self.seen.append(rows)
-        return self.ink[rows].astype(np.float32), self.digit[rows].astype(np.float32)
-
-
-def test_a_third_network_is_asked_only_where_the_first_two_together_are_unsure():
-    """Cell 0: the first sure. Cell 1: the first unsure, the second sure enough to make
-    the two sure together. Cell 2: both unsure. The third reads cell 2 alone, and there
-    the answer is the three's geometric mean; cell 1 keeps the first two's."""
-    images = np.zeros((3, GLYPH, GLYPH), np.float32)
-    features = np.zeros((3, FEATURES), np.float32)
-    features[:, 0] = np.arange(3)
-    pen_one = [1.0 - 8e-7] + [1e-7] * 8
-    first = RowsNet([[0, 1e-6, 1 - 1e-6], [0, 0.01, 0.99], [0, 0.4, 0.6]], [pen_one] * 3)
-    second = RowsNet([[0, 1e-6, 1 - 1e-6], [0, 1e-9, 1 - 1e-9], [0, 0.5, 0.5]], [pen_one] * 3)
-    third = RowsNet([[0, 0.2, 0.8]] * 3, [pen_one] * 3)
-    ink, _ = PenCommittee([first, second, third]).read(images, features)
-    assert second.seen[0].tolist() == [1, 2] and third.seen[0].tolist() == [2]
-    two = geometric_mean([first.ink[[1]], second.ink[[1]]])[0]
-    three = geometric_mean([first.ink[[2]], second.ink[[2]], third.ink[[2]]])[0]
-    assert np.allclose(ink[1], two, atol=1e-6) and np.allclose(ink[2], three, atol=1e-6)
-    assert np.allclose(ink[0], first.ink[0], atol=1e-6)
-    sure_two = RowsNet([[0, 1e-9, 1 - 1e-9]] * 3, [pen_one] * 3)
-    third.asked.clear()
-    PenCommittee([first, sure_two, third]).read(images, features)
-    assert third.asked == []  # the first two together sure of every cell: never asked
-
-
 def test_a_committee_asks_no_further_network_when_told_it_is_not_worth_it():
     """The entries stage asks the second network only of a photo holding handwriting: a
     printed photo costs one network's time, and reads as the first network reads it."""
