@@ -19,6 +19,9 @@ OFF_CENTRE = 0.15  # of the window: a centre nearer its border than this is no d
 NEAR = 0.15  # of the window: a piece whose box comes this near the digit's box joins it
 LINE_WIDE = 0.8  # of the window's width (or LINE_TALL of its height): a component this
 LINE_TALL = 0.85  # long spans the cell like a grid line (alone, or with a digit stuck to it)
+LETTERS_WIDE = 0.9  # ... LINE_WIDE where the symbols are letters too (a 16x16 board's A-F):
+# a slab-serif A spans 0.84 of its window; in a 9x9 grid, creases and a shadow's edge joined
+# to a digit span 0.8-0.9 (docs/benchmarks.md, thirty-second stop)
 FRAGMENT_FILL = 0.2  # ink share of its box under which an edge-touching piece is a line's
 DASH = 0.08  # of the window: ink whose shorter side is under this is a dash, never a digit
 TALL = (0.18, 0.3)  # extent from which the ink counts as a digit's size, and over which
@@ -112,12 +115,15 @@ def parts_of(
     )
 
 
-def judge(parts: Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def judge(parts: Parts, contrast: np.ndarray, wide: float = LINE_WIDE,
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Which components make each window's glyph, each window's clarity (0..1), and the
-    (count, 4) x0, y0, x1, y1 joint box of each window's kept components."""
+    (count, 4) x0, y0, x1, y1 joint box of each window's kept components. `wide`: the
+    share of a window's width from which a component spans it like a grid line
+    (`line_wide`)."""
     count = contrast.size
     keep = np.zeros(parts.cell.size, bool)
-    candidates = np.flatnonzero(_digit_like(parts))
+    candidates = np.flatnonzero(_digit_like(parts, wide))
     if candidates.size == 0:
         return keep, np.zeros(count), np.zeros((count, 4), np.intp)
     # per window: the biggest candidate first (the lowest label on a tie)
@@ -147,15 +153,15 @@ def judge(parts: Parts, contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray, n
     return keep, np.where(has, clarity_of(extent, contrast), 0.0), boxes
 
 
-def _digit_like(parts: Parts) -> np.ndarray:
-    """Per component: not a speck, not a grid line crossing the cell, not hugging the
-    cell's border, not the background."""
+def _digit_like(parts: Parts, wide: float = LINE_WIDE) -> np.ndarray:
+    """Per component: not a speck, not a grid line crossing the cell (`wide`, as
+    `line_like`), not hugging the cell's border, not the background."""
     cx, cy = parts.centre[:, 0], parts.centre[:, 1]
     w, h = parts.w, parts.h
     return (
         (parts.cell >= 0)
         & (parts.area >= SPECK * h * w)
-        & ~line_like(parts.box, w, h)
+        & ~line_like(parts.box, w, h, wide)
         & (OFF_CENTRE * w < cx)
         & (cx < (1 - OFF_CENTRE) * w)
         & (OFF_CENTRE * h < cy)
@@ -204,9 +210,18 @@ def _extent(width: np.ndarray, height: np.ndarray, w: np.ndarray, h: np.ndarray)
     return np.where(short_side >= DASH, long_side, 0.0)
 
 
-def line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray) -> np.ndarray:
-    """Per component: spans the cell like a grid line (alone, or with a digit stuck to it)."""
-    return (box[:, 2] > LINE_WIDE * w) | (box[:, 3] > LINE_TALL * h)
+def line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray,
+              wide: float = LINE_WIDE) -> np.ndarray:
+    """Per component: spans the cell like a grid line (alone, or with a digit stuck to it):
+    wider than `wide` of the window, or taller than LINE_TALL."""
+    return (box[:, 2] > wide * w) | (box[:, 3] > LINE_TALL * h)
+
+
+def line_wide(n: int) -> float:
+    """The share of a window's width from which ink spans it like a grid line, in a grid of
+    n cells a side: LINE_WIDE where the symbols are digits (9x9 and smaller), LETTERS_WIDE
+    where they are letters too."""
+    return LINE_WIDE if n <= 9 else LETTERS_WIDE
 
 
 def band_ids(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:

@@ -15,7 +15,7 @@ import functools
 import cv2
 import numpy as np
 
-from ._components import DECISION, Parts, judge, line_like, window, window_parts
+from ._components import DECISION, LINE_WIDE, Parts, judge, line_like, window, window_parts
 
 THICKEN_DOWN = np.ones((3, 1), np.uint8)
 THICKEN_ACROSS = np.ones((1, 3), np.uint8)
@@ -33,12 +33,13 @@ ON_PATH = 0.8  # of the next window's middle half along the line: ink there carr
 
 
 def central_line_windows(
-    parts: Parts, labels: np.ndarray, bounds: tuple[np.ndarray, ...]
+    parts: Parts, labels: np.ndarray, bounds: tuple[np.ndarray, ...], wide: float = LINE_WIDE,
 ) -> list[int]:
-    """Windows where a line-like component reaches the middle half: a digit may be stuck to
-    a grid line (a line alone, or two meeting in a corner, stays in the margin)."""
+    """Windows where a line-like component (`wide`, as `line_like`) reaches the middle
+    half: a digit may be stuck to a grid line (a line alone, or two meeting in a corner,
+    stays in the margin)."""
     y0, y1, x0, x1 = bounds
-    lines = np.flatnonzero(line_like(parts.box, parts.w, parts.h) & (parts.cell >= 0))
+    lines = np.flatnonzero(line_like(parts.box, parts.w, parts.h, wide) & (parts.cell >= 0))
     r, c = np.divmod(parts.cell[lines], x0.size)
     h, w = y1[r] - y0[r], x1[c] - x0[c]
     top, left = y0[r] + h // MIDDLE, x0[c] + w // MIDDLE
@@ -63,6 +64,7 @@ def rejudged(
     bounds: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     contrast: np.ndarray,
     level: np.ndarray | None = None,
+    wide: float = LINE_WIDE,
 ) -> tuple[float, tuple[int, int, int, int], np.ndarray]:
     """Window i judged again with the long straight runs in its outer quarter (grid lines)
     removed; when that leaves no digit, with any fold across the window removed as well
@@ -71,24 +73,25 @@ def rejudged(
     it (`runs_through`, on `level`: the square's ink at window i's threshold) is removed
     first, and when nothing else is left the window is blank (a fold read as a 1); a digit
     it crosses is judged as before. Returns the window's clarity, and the box (y0, y1, x0,
-    x1, in the window, grown by a pixel) and uint8 mask of the ink kept."""
+    x1, in the window, grown by a pixel) and uint8 mask of the ink kept. `wide`: as
+    `_components.line_wide`."""
     rows, cols = window(bounds, i, bounds[2].size)
-    alone = None if level is None else fold_alone(i, binary, bounds, contrast, level)
+    alone = None if level is None else fold_alone(i, binary, bounds, contrast, level, wide)
     if alone is not None:
         return alone
     plain = binary[rows, cols].copy()
     plain[border_lines(plain)] = 0
     labels, parts = window_parts(plain)
-    keep, own, joint = judge(parts, contrast[i : i + 1])
+    keep, own, joint = judge(parts, contrast[i : i + 1], wide)
     if own[0] < DECISION:
         labels, parts = window_parts(without_folds(binary[rows, cols]))
-        keep, own, joint = judge(parts, contrast[i : i + 1])
+        keep, own, joint = judge(parts, contrast[i : i + 1], wide)
     return _kept(parts, labels, keep, own, joint)
 
 
 def fold_alone(
     i: int, binary: np.ndarray, bounds: tuple[np.ndarray, ...], contrast: np.ndarray,
-    level: np.ndarray,
+    level: np.ndarray, wide: float = LINE_WIDE,
 ) -> tuple[float, tuple[int, int, int, int], np.ndarray] | None:
     """Window i judged without the fold that runs through it (`runs_through`, on `level`),
     when what is left is no digit: the fold was all its ink. None otherwise (no such fold,
@@ -97,7 +100,7 @@ def fold_alone(
     if not runs_through(binary[rows, cols], level, bounds, i):
         return None
     labels, parts = window_parts(without_folds(binary[rows, cols]))
-    keep, own, joint = judge(parts, contrast[i : i + 1])
+    keep, own, joint = judge(parts, contrast[i : i + 1], wide)
     return _kept(parts, labels, keep, own, joint) if own[0] < DECISION else None
 
 

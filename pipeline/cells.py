@@ -22,9 +22,11 @@ import numpy as np
 from ._blocks import edge_counts, first_last, stacked
 from ._components import (
     DECISION,
+    LINE_WIDE,
     band_ids,
     components,
     judge,
+    line_wide,
     parts_of,
     single,
     window,
@@ -68,7 +70,8 @@ def find_cells(square: Square) -> Cells:
     level = digit_level(peaks, square.stroke)
     smooth = cv2.GaussianBlur(ink, (3, 3), 0)
     marks, filled, clarity = read_cells(ink, smooth, bounds, peaks, level,
-                                        presence_level(peaks, level))
+                                        presence_level(peaks, level),
+                                        line_wide(geometry.size.n))
     if int(filled.sum()) < MIN_FILLED:
         raise NoGrid(
             f"a grid-like shape was found but only {int(filled.sum())} cells hold"
@@ -117,7 +120,7 @@ def _two_groups(peaks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def read_cells(
     ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float,
-    presence: float | None = None,
+    presence: float | None = None, wide: float = LINE_WIDE,
 ) -> tuple[list[Mark | None], np.ndarray, np.ndarray]:
     """Clean every cell window of the ink map and decide which hold a symbol.
 
@@ -125,8 +128,10 @@ def read_cells(
     row-major order, `smooth` the ink 3x3-Gaussian-smoothed, `level` the grid's typical
     digit ink (digit_level: the floor of each window's binarisation), `presence` what a
     window's ink is set against to judge whether it holds a symbol (presence_level; the
-    digit level when not given). The biggest central component must be tall and dark
-    enough to be a printed digit, and nearby pieces of a broken digit are kept with it.
+    digit level when not given), `wide` the share of a window's width from which ink
+    spans it like a grid line (`_components.line_wide`). The biggest central component
+    must be tall and dark enough to be a printed digit, and nearby pieces of a broken digit
+    are kept with it.
 
     Returns per window its mark (the ink kept, None unless at least FAINT), whether it
     holds a symbol, and how clearly (0..1; under 0.5 for every blank window)."""
@@ -139,7 +144,7 @@ def read_cells(
     if not np.any(contrast >= BLANK_CONTRAST):
         return marks, np.zeros(count, bool), clarity.astype(np.float32)
     if np.any(y0[1:] <= y1[:-1]) or np.any(x0[1:] <= x1[:-1]):  # touching windows
-        return _read_one_by_one(ink, smooth, bounds, peaks, level, presence)
+        return _read_one_by_one(ink, smooth, bounds, peaks, level, presence, wide)
     threshold = np.maximum(np.maximum(LOCAL_SHARE * peaks, LEVEL_SHARE * level), LEAST_LEVEL)
     threshold = np.where(contrast >= BLANK_CONTRAST, threshold, np.inf).astype(np.float32)
     rows, cols = band_ids(y0, y1, ink.shape[0]), band_ids(x0, x1, ink.shape[1])
@@ -151,13 +156,13 @@ def read_cells(
     anchored = np.zeros(n, bool)
     anchored[labels[strong]] = True
     parts = parts_of(stats, centroids, rows, cols, bounds, anchored)
-    keep, clarity, joint = judge(parts, contrast)
+    keep, clarity, joint = judge(parts, contrast, wide)
     binary = strong.view(np.uint8)
     tops, lefts = y0.tolist(), x0.tolist()
-    for i in central_line_windows(parts, labels, bounds):
+    for i in central_line_windows(parts, labels, bounds, wide):
         keep[parts.cell == i] = False
         clarity[i], (gy0, gy1, gx0, gx1), kept = rejudged(i, binary, bounds, contrast,
-                                                          smooth > threshold[i])
+                                                          smooth > threshold[i], wide)
         if clarity[i] >= FAINT:
             r, c = divmod(i, x0.size)
             box = (tops[r] + gy0, tops[r] + gy1, lefts[c] + gx0, lefts[c] + gx1)
@@ -188,7 +193,7 @@ def read_cell(
 
 def _read_one_by_one(
     ink: np.ndarray, smooth: np.ndarray, bounds: Bounds, peaks: np.ndarray, level: float,
-    presence: float | None = None,
+    presence: float | None = None, wide: float = LINE_WIDE,
 ) -> tuple[list[Mark | None], np.ndarray, np.ndarray]:
     """read_cells window by window, for lattices whose windows touch."""
     cols = bounds[2].size
@@ -198,7 +203,7 @@ def _read_one_by_one(
         rows_, cols_ = window(bounds, i, cols)
         h, w = rows_.stop - rows_.start, cols_.stop - cols_.start
         one = read_cells(ink[rows_, cols_], smooth[rows_, cols_], single(h, w), peaks[i : i + 1],
-                         level, presence)
+                         level, presence, wide)
         mark = one[0][0]
         if mark is not None:
             y0, y1, x0, x1 = mark.box

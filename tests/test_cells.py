@@ -81,6 +81,32 @@ def test_grid_line_fragment_and_speck_are_not_digits():
     assert filled and clarity >= 0.5
 
 
+def test_a_letter_as_wide_as_most_of_its_cell_is_a_symbol_where_letters_are_printed():
+    """A 16x16 puzzle's small cells in a wide bold face (a slab-serif A, 0.84 of the
+    window's width) hold symbols as wide as most of the cell: read where the symbols are
+    letters too, and not in a 9x9 grid, whose digits are never as wide (ink that wide
+    there is a crease or a shadow's edge joined to a digit). A grid line across the window
+    spans all of it, whatever the board."""
+    from pipeline._components import line_wide
+
+    ink = np.zeros((38, 37), np.float32)
+    cv2.fillConvexPoly(ink, np.array([[16, 4], [21, 4], [32, 30], [5, 30]], np.int32), 0.8)
+    ink[27:31, 2:33] = 0.8  # the serifed feet: 31 of 37 px
+    ink[14:30, 13:24] = 0  # the counter and the gap between the legs
+    ink[20:23, 12:25] = 0.8  # the bar
+    line = np.zeros((38, 37), np.float32)
+    line[17:20, :] = 0.8  # a grid line across the window, nothing else
+
+    def filled(window: np.ndarray, n: int) -> bool:
+        smooth = cv2.GaussianBlur(window, (3, 3), 0)
+        bounds = (np.array([0]), np.array([38]), np.array([0]), np.array([37]))
+        peak = np.array([float(window[14:24, 12:25].max())])
+        return bool(read_cells(window, smooth, bounds, peak, 0.8, wide=line_wide(n))[1][0])
+
+    assert filled(ink, 16) and not filled(ink, 9)
+    assert not filled(line, 16) and not filled(line, 9)
+
+
 @pytest.mark.skipif(not dataset.available(), reason="real photo dataset absent")
 def test_filled_mask_matches_ground_truth_on_real_photos():
     from benchmarks.cells import load_photo, mask_errors, truth_board
