@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from solver.size import Size
+
 SPECK = 0.004  # of a window's area: a smaller component is a speck
 OFF_CENTRE = 0.15  # of the window: a centre nearer its border than this is no digit's (a
 # grid line's fragment, a neighbour's digit leaking in)
@@ -217,11 +219,11 @@ def line_like(box: np.ndarray, w: np.ndarray, h: np.ndarray,
     return (box[:, 2] > wide * w) | (box[:, 3] > LINE_TALL * h)
 
 
-def line_wide(n: int) -> float:
-    """The share of a window's width from which ink spans it like a grid line, in a grid of
-    n cells a side: LINE_WIDE where the symbols are digits (9x9 and smaller), LETTERS_WIDE
+def line_wide(size: Size) -> float:
+    """The share of a window's width from which ink spans it like a grid line, on a board
+    of `size`: LINE_WIDE where its symbols are digits alone (9x9 and smaller), LETTERS_WIDE
     where they are letters too."""
-    return LINE_WIDE if n <= 9 else LETTERS_WIDE
+    return LINE_WIDE if size.symbols.isdigit() else LETTERS_WIDE
 
 
 def band_ids(starts: np.ndarray, ends: np.ndarray, size: int) -> np.ndarray:

@@ -71,7 +71,7 @@ def find_cells(square: Square) -> Cells:
     smooth = cv2.GaussianBlur(ink, (3, 3), 0)
     marks, filled, clarity = read_cells(ink, smooth, bounds, peaks, level,
                                         presence_level(peaks, level),
-                                        line_wide(geometry.size.n))
+                                        line_wide(geometry.size))
     if int(filled.sum()) < MIN_FILLED:
         raise NoGrid(
             f"a grid-like shape was found but only {int(filled.sum())} cells hold"

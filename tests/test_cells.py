@@ -88,6 +88,7 @@ def test_a_letter_as_wide_as_most_of_its_cell_is_a_symbol_where_letters_are_prin
     there is a crease or a shadow's edge joined to a digit). A grid line across the window
     spans all of it, whatever the board."""
     from pipeline._components import line_wide
+    from solver.size import NINE, SIXTEEN, Size
 
     ink = np.zeros((38, 37), np.float32)
     cv2.fillConvexPoly(ink, np.array([[16, 4], [21, 4], [32, 30], [5, 30]], np.int32), 0.8)
@@ -97,14 +98,14 @@ def test_a_letter_as_wide_as_most_of_its_cell_is_a_symbol_where_letters_are_prin
     line = np.zeros((38, 37), np.float32)
     line[17:20, :] = 0.8  # a grid line across the window, nothing else
 
-    def filled(window: np.ndarray, n: int) -> bool:
+    def filled(window: np.ndarray, size: Size) -> bool:
         smooth = cv2.GaussianBlur(window, (3, 3), 0)
         bounds = (np.array([0]), np.array([38]), np.array([0]), np.array([37]))
         peak = np.array([float(window[14:24, 12:25].max())])
-        return bool(read_cells(window, smooth, bounds, peak, 0.8, wide=line_wide(n))[1][0])
+        return bool(read_cells(window, smooth, bounds, peak, 0.8, wide=line_wide(size))[1][0])
 
-    assert filled(ink, 16) and not filled(ink, 9)
-    assert not filled(line, 16) and not filled(line, 9)
+    assert filled(ink, SIXTEEN) and not filled(ink, NINE)
+    assert not filled(line, SIXTEEN) and not filled(line, NINE)
 
 
 @pytest.mark.skipif(not dataset.available(), reason="real photo dataset absent")
